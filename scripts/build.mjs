@@ -12,11 +12,10 @@ mkdirSync(join(root, 'dist/injected'), { recursive: true });
 // Every `*.entry.ts` under src/**/injected becomes dist/injected/<name>.js.
 const entries = readdirSync(injectedDir)
   .filter((f) => f.endsWith('.entry.ts'))
-  .map((f) => join(injectedDir, f));
+  .map((f) => ({ in: join(injectedDir, f), out: f.replace(/\.entry\.ts$/, '') }));
 await build({
   entryPoints: entries,
   outdir: join(root, 'dist/injected'),
-  entryNames: '[name]',
   bundle: true,
   format: 'iife',
   target: 'es2022',

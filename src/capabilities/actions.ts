@@ -1,0 +1,173 @@
+/** Actions by ref. Each returns its effect: outcome, navigation, pages, dialogs, downloads, requests, changes. */
+import { z } from 'zod';
+import * as act from '../core/actions/actions.js';
+import { renderEffect, type Effect } from '../core/actions/effect.js';
+import type { BrowPage } from '../core/session/page.js';
+import { onPage, pageIdField, refField, sessionIdField } from './common.js';
+import { defineCapability, type CapabilityContext, type CapabilityResult } from './define.js';
+
+const base = { page_id: pageIdField, session_id: sessionIdField };
+const actionAnnotations = { readOnly: false, destructive: false, idempotent: false };
+
+function result(page: BrowPage, e: Effect, label: string): CapabilityResult {
+  return { text: renderEffect(e, label), data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } } };
+}
+
+function runAction(
+  ctx: CapabilityContext,
+  input: { page_id?: string | undefined; session_id?: string | undefined; ref?: string | undefined },
+  fn: (page: BrowPage) => Promise<Effect>,
+): Promise<CapabilityResult> {
+  return onPage(ctx, input, async (page) => {
+    const e = await fn(page);
+    const t = e.target;
+    const label = input.ref ? `[${t?.role ?? 'element'} ref=${input.ref}]${t?.name ? ` ${t.name}` : ''}` : '';
+    return result(page, e, label);
+  });
+}
+
+export const clickCap = defineCapability({
+  name: 'browser_click',
+  title: 'Click an element',
+  description: 'Click an element by ref with real mouse input, after checking it is visible, enabled and not covered.',
+  group: 'actions',
+  annotations: actionAnnotations,
+  positional: ['ref'],
+  input: z.object({
+    ...base,
+    ref: refField,
+    button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
+    click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
+    modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
+  }),
+  handle: (input, ctx) =>
+    runAction(ctx, input, (page) =>
+      act.click(page, input.ref, { button: input.button, click_count: input.click_count, ...(input.modifiers ? { modifiers: input.modifiers } : {}) }),
+    ),
+});
+
+export const hoverCap = defineCapability({
+  name: 'browser_hover',
+  title: 'Hover over an element',
+  description: 'Move the mouse over an element by ref (menus, tooltips).',
+  group: 'actions',
+  annotations: actionAnnotations,
+  positional: ['ref'],
+  input: z.object({ ...base, ref: refField }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.hover(page, input.ref)),
+});
+
+export const fillCap = defineCapability({
+  name: 'browser_fill',
+  title: 'Fill a field',
+  description: 'Replace the value of a text field, textarea or contenteditable by ref. Password values are never echoed.',
+  group: 'actions',
+  annotations: { ...actionAnnotations, idempotent: true },
+  positional: ['ref', 'value'],
+  input: z.object({ ...base, ref: refField, value: z.string().describe('The new value (empty clears the field)') }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.fill(page, input.ref, input.value)),
+});
+
+export const typeCap = defineCapability({
+  name: 'browser_type',
+  title: 'Type text',
+  description: 'Type text key by key into the focused element, or into a ref after focusing it (for inputs that react per key).',
+  group: 'actions',
+  annotations: actionAnnotations,
+  positional: ['text'],
+  input: z.object({
+    ...base,
+    ref: z.string().optional().describe('Element to focus first; omit to type at the current focus'),
+    text: z.string().describe('Text to type'),
+    delay_ms: z.number().int().min(0).max(1000).optional().describe('Pause between keys in ms'),
+  }),
+  handle: (input, ctx) =>
+    runAction(ctx, input, (page) =>
+      act.type(page, input.text, { ...(input.ref ? { ref: input.ref } : {}), ...(input.delay_ms !== undefined ? { delay_ms: input.delay_ms } : {}) }),
+    ),
+});
+
+export const pressCap = defineCapability({
+  name: 'browser_press',
+  title: 'Press a key',
+  description: 'Press a key or combo ("Enter", "Tab", "Control+A") at the current focus, or on a ref.',
+  group: 'actions',
+  annotations: actionAnnotations,
+  positional: ['key'],
+  input: z.object({
+    ...base,
+    key: z.string().min(1).describe('Key or combo, e.g. Enter, Escape, ArrowDown, Control+Enter'),
+    ref: z.string().optional().describe('Element to focus first; omit after browser_fill to send the key to the focused field'),
+  }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.press(page, input.key, input.ref ? { ref: input.ref } : {})),
+});
+
+export const scrollCap = defineCapability({
+  name: 'browser_scroll',
+  title: 'Scroll',
+  description: 'Scroll the page by delta_y/delta_x, bring a ref into view, or scroll inside a scrollable ref.',
+  group: 'actions',
+  annotations: actionAnnotations,
+  input: z.object({
+    ...base,
+    ref: z.string().optional().describe('Element to bring into view (or to scroll inside, with deltas)'),
+    delta_x: z.number().default(0).describe('Horizontal pixels; positive moves right'),
+    delta_y: z.number().default(0).describe('Vertical pixels; positive moves down'),
+  }),
+  handle: (input, ctx) =>
+    runAction(ctx, input, (page) =>
+      act.scroll(page, { ...(input.ref ? { ref: input.ref } : {}), delta_x: input.delta_x, delta_y: input.delta_y }),
+    ),
+});
+
+export const selectCap = defineCapability({
+  name: 'browser_select',
+  title: 'Select an option',
+  description: 'Choose an option of a select by exact value or unique visible label.',
+  group: 'actions',
+  annotations: { ...actionAnnotations, idempotent: true },
+  positional: ['ref', 'value'],
+  input: z.object({
+    ...base,
+    ref: refField,
+    value: z.union([z.string(), z.array(z.string())]).describe('Option value or label (an array for multi-selects)'),
+  }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.select(page, input.ref, input.value)),
+});
+
+export const checkCap = defineCapability({
+  name: 'browser_check',
+  title: 'Check or uncheck',
+  description: 'Set a checkbox, radio or switch to checked (true) or unchecked (false); nothing happens when it already is.',
+  group: 'actions',
+  annotations: { ...actionAnnotations, idempotent: true },
+  positional: ['ref'],
+  input: z.object({ ...base, ref: refField, checked: z.boolean().default(true).describe('The state wanted') }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.check(page, input.ref, input.checked)),
+});
+
+export const dragCap = defineCapability({
+  name: 'browser_drag',
+  title: 'Drag and drop',
+  description: 'Drag an element onto another with real mouse movement.',
+  group: 'actions',
+  annotations: actionAnnotations,
+  positional: ['ref', 'to_ref'],
+  input: z.object({ ...base, ref: refField, to_ref: z.string().min(1).describe('Ref of the drop target') }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.drag(page, input.ref, input.to_ref)),
+});
+
+export const uploadCap = defineCapability({
+  name: 'browser_upload_file',
+  title: 'Upload files',
+  description: 'Put files into a file input by ref. Paths are relative to (and must stay inside) the workspace root.',
+  group: 'actions',
+  annotations: actionAnnotations,
+  positional: ['ref', 'file_paths'],
+  input: z.object({
+    ...base,
+    ref: refField,
+    file_paths: z.array(z.string().min(1)).min(1).describe('Files inside the workspace'),
+  }),
+  handle: (input, ctx) => runAction(ctx, input, (page) => act.upload(page, input.ref, input.file_paths)),
+});

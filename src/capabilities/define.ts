@@ -1,0 +1,69 @@
+/** How a capability is declared: once, with its schema, annotations and handler. Every door derives from it. */
+import type { z } from 'zod';
+import type { BrowCore } from '../core/core.js';
+
+export type CapabilityGroup =
+  | 'sessions'
+  | 'pages'
+  | 'navigation'
+  | 'snapshot'
+  | 'actions'
+  | 'read'
+  | 'observe'
+  | 'scripts'
+  | 'styles'
+  | 'screenshots'
+  | 'dialogs'
+  | 'live'
+  | 'tool';
+
+export interface CapabilityContext {
+  core: BrowCore;
+  /** Who is calling (an MCP client, a CLI profile…); sessions it starts belong to it. */
+  owner: string | null;
+  /** Aborted when the caller goes away or the call times out. */
+  signal?: AbortSignal;
+}
+
+export interface ImageContent {
+  /** base64 */
+  data: string;
+  mimeType: string;
+}
+
+export interface CapabilityResult {
+  /** Text written for a model. */
+  text: string;
+  /** The structured result. */
+  data: Record<string, unknown>;
+  images?: ImageContent[];
+}
+
+export interface Annotations {
+  /** Only reads: never changes a page or a session. */
+  readOnly: boolean;
+  /** May destroy something the caller cares about (closing, stopping). */
+  destructive: boolean;
+  /** Calling twice with the same input does no more than once. */
+  idempotent: boolean;
+}
+
+export interface Capability<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  group: CapabilityGroup;
+  input: S;
+  annotations: Annotations;
+  /** The CLI's positional arguments, in order (field names of input). */
+  positional?: string[];
+  handle(input: z.output<S>, ctx: CapabilityContext): Promise<CapabilityResult>;
+}
+
+/** Declare a capability; the input schema is made strict so unknown fields are refused. */
+export function defineCapability<S extends z.ZodObject>(c: Capability<S>): Capability<S> {
+  return { ...c, input: c.input.strict() as S };
+}
+
+/** Erase the schema type for registries. */
+export type AnyCapability = Capability<z.ZodObject>;

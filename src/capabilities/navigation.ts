@@ -1,0 +1,94 @@
+/** Navigation: go to a URL, back/forward/reload, wait for a condition. */
+import { z } from 'zod';
+import { history, navigate } from '../core/session/navigate.js';
+import { waitFor } from '../core/session/wait.js';
+import { onPage, pageIdField, pageRecord, sessionIdField, timeoutField, timeoutMs } from './common.js';
+import { defineCapability } from './define.js';
+
+export const navigateCap = defineCapability({
+  name: 'browser_navigate',
+  title: 'Navigate a page',
+  description:
+    'Load a URL in an existing page. A network error or an HTTP error status fails with navigation_failed; the page stays usable.',
+  group: 'navigation',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['url'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    url: z.string().min(1).describe('Absolute URL to load (http or https)'),
+    wait_until: z
+      .enum(['commit', 'domcontentloaded', 'load', 'networkidle'])
+      .default('domcontentloaded')
+      .describe('When the navigation counts as done'),
+    timeout_ms: timeoutField,
+  }),
+  async handle(input, ctx) {
+    return onPage(ctx, input, async (page) => {
+      page.assertNoDialog();
+      const r = await navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms));
+      const text = r.download
+        ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
+        : `Navigated ${page.id} to ${r.url}${r.title ? ` — ${r.title}` : ''}${r.status ? ` (HTTP ${r.status})` : ''}. Take a fresh snapshot; old refs are stale.`;
+      return { text, data: { page_id: page.id, session_id: page.session.id, status: r.status, ...(r.download ? { download: r.download } : {}), page: { ...pageRecord(page), title: r.title } } };
+    });
+  },
+});
+
+export const historyCap = defineCapability({
+  name: 'browser_history',
+  title: 'Go back, forward or reload',
+  description: 'Move through the page history or reload it.',
+  group: 'navigation',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['action'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    action: z.enum(['back', 'forward', 'reload']).describe('back, forward or reload'),
+    timeout_ms: timeoutField,
+  }),
+  async handle(input, ctx) {
+    return onPage(ctx, input, async (page) => {
+      page.assertNoDialog();
+      const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
+      return {
+        text: r.moved ? `${input.action}: now at ${r.url}` : `${input.action}: the page did not move (${r.url}).`,
+        data: { page_id: page.id, url: r.url, moved: r.moved, title: r.title },
+      };
+    });
+  },
+});
+
+export const waitCap = defineCapability({
+  name: 'browser_wait',
+  title: 'Wait for a condition',
+  description:
+    'Wait for what the next step needs: text, a URL, a ref state, a load state, a download, or (last resort) a fixed time. A timeout says what was awaited and what was seen.',
+  group: 'navigation',
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    condition: z.enum(['time', 'url', 'load_state', 'text', 'ref', 'download']).describe('What to wait for'),
+    value: z
+      .string()
+      .optional()
+      .describe('url: substring, glob (*) or /regex/; text: text to find; ref: the ref; download: optional filename substring'),
+    state: z
+      .string()
+      .optional()
+      .describe('load_state: commit|domcontentloaded|load|networkidle; text: visible|hidden|attached|detached; ref: also enabled|disabled'),
+    duration_ms: z.number().int().min(0).max(120_000).optional().describe('For condition=time: how long to wait'),
+    timeout_ms: z.number().int().min(1).default(30_000).describe('Give up after this many ms (default 30000)'),
+  }),
+  async handle(input, ctx) {
+    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    // waits do not take the page lock: an action may be what they wait for
+    const r = await waitFor(page, { ...input, timeout_ms: timeoutMs(ctx, input.timeout_ms) });
+    return {
+      text: `Wait for ${input.condition}${input.value ? ` "${input.value}"` : ''} satisfied after ${r.waited_ms} ms.`,
+      data: { page_id: page.id, ...r },
+    };
+  },
+});

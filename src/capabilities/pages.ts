@@ -1,0 +1,113 @@
+/** Pages: open, list, activate, close. */
+import { z } from 'zod';
+import { BrowserError } from '../core/errors.js';
+import { checkUrl, navigate, safeTitle } from '../core/session/navigate.js';
+import type { Session } from '../core/session/session.js';
+import { pageIdField, pageRecord, sessionIdField, timeoutMs } from './common.js';
+import { defineCapability, type CapabilityContext } from './define.js';
+
+/** The caller's session: the named one, else its default, else a new default session. */
+async function sessionFor(ctx: CapabilityContext, sessionId?: string): Promise<Session> {
+  if (sessionId) return ctx.core.session(sessionId);
+  const mine = [...ctx.core.sessions.values()].filter((s) => !s.closed && s.options.owner === ctx.owner);
+  const last = ctx.core.lastPageId ? ctx.core.findPage(ctx.core.lastPageId)?.session : undefined;
+  if (last && mine.includes(last)) return last;
+  return mine.pop() ?? ctx.core.startSession({ owner: ctx.owner });
+}
+
+export const openPage = defineCapability({
+  name: 'browser_open_page',
+  title: 'Open a page',
+  description:
+    'Open a new page (tab) at a URL and wait for it to load; starts a default session when none exists. Returns page_id for every later call.',
+  group: 'pages',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['url'],
+  input: z.object({
+    url: z.string().default('about:blank').describe('URL to open (http or https); default about:blank'),
+    session_id: sessionIdField,
+    wait_until: z
+      .enum(['commit', 'domcontentloaded', 'load', 'networkidle'])
+      .default('load')
+      .describe('When the page counts as opened'),
+    timeout_ms: z.number().int().min(1).optional().describe('Navigation timeout in ms (default 30000)'),
+  }),
+  async handle(input, ctx) {
+    checkUrl(input.url, ctx.core.config.allowed_schemes);
+    const session = await sessionFor(ctx, input.session_id);
+    const page = await session.openPage();
+    ctx.core.lastPageId = page.id;
+    let status: number | null = null;
+    if (input.url !== 'about:blank') {
+      try {
+        const nav = await page.exclusive(() => navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms)));
+        status = nav.status;
+      } catch (e) {
+        if (e instanceof BrowserError) e.details.page_id = page.id;
+        throw e;
+      }
+    }
+    const title = await safeTitle(page);
+    const record = { ...pageRecord(page), title };
+    return {
+      text: `Opened page ${page.id} in session ${session.id}: ${page.url()}${title ? ` — ${title}` : ''}`,
+      data: { page_id: page.id, session_id: session.id, status, page: record },
+    };
+  },
+});
+
+export const listPages = defineCapability({
+  name: 'browser_list_pages',
+  title: 'List pages',
+  description: 'List open pages (of one session, or of all your sessions) to reuse one.',
+  group: 'pages',
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  input: z.object({ session_id: sessionIdField }),
+  async handle(input, ctx) {
+    const sessions = input.session_id
+      ? [ctx.core.session(input.session_id)]
+      : [...ctx.core.sessions.values()].filter((s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner);
+    const pages = await Promise.all(
+      sessions.flatMap((s) => [...s.pages.values()]).map(async (p) => ({ ...pageRecord(p), title: await safeTitle(p) })),
+    );
+    const text =
+      pages.length === 0
+        ? 'No pages are open.'
+        : pages.map((p) => `${p.page_id}${p.active ? ' (active)' : ''}: ${p.url}${p.title ? ` — ${p.title}` : ''}`).join('\n');
+    return { text, data: { pages, ...(input.session_id ? { session_id: input.session_id } : {}) } };
+  },
+});
+
+export const activatePage = defineCapability({
+  name: 'browser_activate_page',
+  title: 'Activate a page',
+  description: 'Bring a page to the front and make it the default page of its session.',
+  group: 'pages',
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  positional: ['page_id'],
+  input: z.object({ page_id: z.string().min(1).describe('Page to activate'), session_id: sessionIdField }),
+  async handle(input, ctx) {
+    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    await page.exclusive(() => page.raw.bringToFront());
+    page.session.activePageId = page.id;
+    return { text: `Page ${page.id} is active: ${page.url()}`, data: { page_id: page.id, session_id: page.session.id, page: pageRecord(page) } };
+  },
+});
+
+export const closePage = defineCapability({
+  name: 'browser_close_page',
+  title: 'Close a page',
+  description: 'Close a page (tab). beforeunload handlers never keep it open.',
+  group: 'pages',
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  positional: ['page_id'],
+  input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
+  async handle(input, ctx) {
+    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    await page.close();
+    return {
+      text: `Closed page ${page.id}.`,
+      data: { page_id: page.id, session_id: page.session.id, page: pageRecord(page) },
+    };
+  },
+});

@@ -1,0 +1,22 @@
+/** Every capability, declared once. Doors derive their tools, routes and commands from this list. */
+import * as actions from './actions.js';
+import type { AnyCapability } from './define.js';
+import * as navigation from './navigation.js';
+import * as pages from './pages.js';
+import * as sessions from './sessions.js';
+import * as snapshot from './snapshot.js';
+
+const modules: Record<string, unknown>[] = [sessions, pages, navigation, snapshot, actions];
+
+const isCapability = (v: unknown): v is AnyCapability =>
+  typeof v === 'object' && v !== null && 'name' in v && 'handle' in v && 'input' in v;
+
+/** All capabilities, in declaration order. */
+export const capabilities: AnyCapability[] = modules.flatMap((m) => Object.values(m).filter(isCapability));
+
+const byName = new Map(capabilities.map((c) => [c.name, c]));
+if (byName.size !== capabilities.length) throw new Error('Two capabilities share a name.');
+
+export function getCapability(name: string): AnyCapability | undefined {
+  return byName.get(name);
+}

@@ -1,0 +1,310 @@
+/** The actions by ref: trusted CDP input, checked first, each reporting its effect. */
+import { BrowserError } from '../errors.js';
+import { workspacePath, workspaceRoot } from '../paths.js';
+import type { BrowPage } from '../session/page.js';
+import { withApi } from '../snapshot/page-script.js';
+import { performAction, type Effect, type TargetState } from './effect.js';
+import { parseKeyCombo } from './keys.js';
+import { elementHandle, locate } from './locate.js';
+import { prepare, readState, type Prepared } from './prepare.js';
+
+export type MouseButton = 'left' | 'right' | 'middle';
+export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
+
+const describeTarget = (p: Prepared | null): TargetState | null =>
+  p ? { role: p.role, name: p.name, ...(p.value !== undefined ? { value: p.value } : {}) } : null;
+
+function stateAfter(page: BrowPage, prepared: () => Prepared | null) {
+  return async (): Promise<TargetState | null> => {
+    const p = prepared();
+    if (!p) return null;
+    const d = await readState(page, p).catch(() => null);
+    if (!d) return null;
+    const sensitive = d.tag === 'input' && p.states.includes('password');
+    return {
+      role: d.role,
+      name: d.name,
+      ...(d.value !== undefined ? { value: d.value } : {}),
+      ...(d.checked !== undefined ? { checked: d.checked } : {}),
+      states: d.states,
+      ...(sensitive ? { is_sensitive: true } : {}),
+    };
+  };
+}
+
+async function withModifiers(page: BrowPage, modifiers: Modifier[], fn: () => Promise<void>): Promise<void> {
+  for (const m of modifiers) await page.raw.keyboard.down(m);
+  try {
+    await fn();
+  } finally {
+    for (const m of [...modifiers].reverse()) await page.raw.keyboard.up(m);
+  }
+}
+
+export async function click(
+  page: BrowPage,
+  ref: string,
+  opts: { button?: MouseButton; click_count?: number; modifiers?: Modifier[] } = {},
+): Promise<Effect> {
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'click',
+    ref,
+    run: async () => {
+      p = await prepare(page, ref, 'click');
+      const { x, y } = p;
+      await withModifiers(page, opts.modifiers ?? [], () =>
+        page.raw.mouse.click(x, y, { button: opts.button ?? 'left', count: opts.click_count ?? 1 }),
+      );
+    },
+    after: stateAfter(page, () => p),
+  });
+}
+
+export async function hover(page: BrowPage, ref: string): Promise<Effect> {
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'hover',
+    ref,
+    run: async () => {
+      p = await prepare(page, ref, 'hover');
+      await page.raw.mouse.move(p.x, p.y, { steps: 2 });
+    },
+    after: async () => describeTarget(p),
+  });
+}
+
+/** Replace the value of a text field (or contenteditable) with `value`, as typed input. */
+export async function fill(page: BrowPage, ref: string, value: string): Promise<Effect> {
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'fill',
+    ref,
+    run: async () => {
+      p = await prepare(page, ref, 'fill', { hit: false });
+      const kind = await withApi(
+        p.frame,
+        (api, id: number) => {
+          const el = api.element(id) as HTMLInputElement | HTMLTextAreaElement | HTMLElement | null;
+          if (!el) return 'gone';
+          el.focus();
+          const typeless = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'];
+          if (el instanceof HTMLInputElement && typeless.includes(el.type)) return 'direct';
+          if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+            el.select();
+            return 'text';
+          }
+          const sel = getSelection();
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          sel?.removeAllRanges();
+          sel?.addRange(range);
+          return 'editable';
+        },
+        p.entry.localId,
+      );
+      if (kind === 'gone') throw new BrowserError('stale_ref', `${ref} disappeared while filling.`, { details: { reason: 'detached' } });
+      if (kind === 'direct') {
+        await withApi(
+          p.frame,
+          (api, id: number, v: string) => {
+            const el = api.element(id) as HTMLInputElement;
+            const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+            setter?.call(el, v);
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+            el.dispatchEvent(new Event('change', { bubbles: true }));
+          },
+          p.entry.localId,
+          value,
+        );
+        return;
+      }
+      await page.raw.keyboard.press('Delete');
+      if (value) await page.cdp.send('Input.insertText', { text: value });
+    },
+    after: stateAfter(page, () => p),
+  });
+}
+
+/** Type text key by key into the focused element, or into `ref` after focusing it. */
+export async function type(page: BrowPage, text: string, opts: { ref?: string; delay_ms?: number } = {}): Promise<Effect> {
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'type',
+    ...(opts.ref ? { ref: opts.ref } : {}),
+    run: async () => {
+      if (opts.ref) {
+        p = await prepare(page, opts.ref, 'type', { hit: false });
+        await withApi(p.frame, (api, id: number) => (api.element(id) as HTMLElement | null)?.focus(), p.entry.localId);
+      }
+      await page.raw.keyboard.type(text, { delay: opts.delay_ms ?? 0 });
+    },
+    after: stateAfter(page, () => p),
+  });
+}
+
+/** Press a key or combo ("Enter", "Control+A"), at the focus or on `ref`. */
+export async function press(page: BrowPage, key: string, opts: { ref?: string } = {}): Promise<Effect> {
+  const combo = parseKeyCombo(key);
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'press',
+    ...(opts.ref ? { ref: opts.ref } : {}),
+    run: async () => {
+      if (opts.ref) {
+        p = await prepare(page, opts.ref, 'press', { hit: false });
+        await withApi(p.frame, (api, id: number) => (api.element(id) as HTMLElement | null)?.focus(), p.entry.localId);
+      }
+      await withModifiers(page, combo.modifiers as Modifier[], () => page.raw.keyboard.press(combo.key));
+    },
+    after: stateAfter(page, () => p),
+  });
+}
+
+/** Scroll the page, bring a ref into view, or scroll inside a scrollable ref. */
+export async function scroll(page: BrowPage, opts: { ref?: string; delta_x?: number; delta_y?: number }): Promise<Effect> {
+  const dx = opts.delta_x ?? 0;
+  const dy = opts.delta_y ?? 0;
+  if (!opts.ref && dx === 0 && dy === 0) {
+    throw new BrowserError('invalid_request', 'browser_scroll needs a ref or a non-zero delta_x/delta_y.', {
+      hint: 'Pass {"delta_y": 500} to scroll down, or a ref to bring it into view.',
+    });
+  }
+  return performAction(page, {
+    action: 'scroll',
+    ...(opts.ref ? { ref: opts.ref } : {}),
+    run: async () => {
+      const before = await page.raw.evaluate(() => ({ x: scrollX, y: scrollY }));
+      if (opts.ref) {
+        const p = await prepare(page, opts.ref, 'scroll', { hit: false });
+        if (dx === 0 && dy === 0) return `Scrolled ${opts.ref} into view.`;
+        await page.raw.mouse.move(p.x, p.y);
+      } else {
+        const vp = page.raw.viewport() ?? { width: 800, height: 600 };
+        await page.raw.mouse.move(vp.width / 2, vp.height / 2);
+      }
+      await page.raw.mouse.wheel({ deltaX: dx, deltaY: dy });
+      await page.raw.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const after = await page.raw.evaluate(() => ({ x: scrollX, y: scrollY }));
+      return `Page scroll ${before.x},${before.y} → ${after.x},${after.y}.`;
+    },
+  });
+}
+
+/** Choose an option of a <select> (or listbox) by exact value or unique visible label. */
+export async function select(page: BrowPage, ref: string, value: string | string[]): Promise<Effect> {
+  const wanted = Array.isArray(value) ? value : [value];
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'select',
+    ref,
+    run: async () => {
+      p = await prepare(page, ref, 'select', { hit: false });
+      const res = await withApi(
+        p.frame,
+        (api, id: number, want: string[]) => {
+          const el = api.element(id);
+          if (!(el instanceof HTMLSelectElement)) return { error: 'not a <select>' };
+          const opts = [...el.options];
+          const picked: HTMLOptionElement[] = [];
+          for (const w of want) {
+            const byValue = opts.filter((o) => o.value === w);
+            const byLabel = opts.filter((o) => o.label.trim() === w.trim() || o.text.trim() === w.trim());
+            const match = byValue.length === 1 ? byValue : byLabel;
+            if (match.length !== 1) {
+              return {
+                error: match.length === 0 ? `no option "${w}"` : `"${w}" matches ${match.length} options`,
+                options: opts.slice(0, 30).map((o) => `${o.value} (${o.label})`),
+              };
+            }
+            if (match[0]!.disabled) return { error: `option "${w}" is disabled` };
+            picked.push(match[0]!);
+          }
+          if (picked.length > 1 && !el.multiple) return { error: 'this select takes one value' };
+          for (const o of opts) o.selected = picked.includes(o);
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+          return { selected: picked.map((o) => o.label) };
+        },
+        p.entry.localId,
+        wanted,
+      );
+      if ('error' in res) {
+        throw new BrowserError('invalid_request', `Cannot select on ${ref}: ${res.error}.`, {
+          hint: res.options ? `Options: ${res.options.join(', ')}` : 'Use an exact option value or a unique label.',
+        });
+      }
+      return `Selected ${res.selected.join(', ')}.`;
+    },
+    after: stateAfter(page, () => p),
+  });
+}
+
+/** Set a checkbox, radio or switch to `checked` by clicking it when its state differs. */
+export async function check(page: BrowPage, ref: string, checked: boolean): Promise<Effect> {
+  let p: Prepared | null = null;
+  return performAction(page, {
+    action: 'check',
+    ref,
+    run: async () => {
+      p = await prepare(page, ref, 'check');
+      const now = p.states.includes('checked');
+      if (now === checked) return `Already ${checked ? 'checked' : 'unchecked'}.`;
+      if (!checked && p.role === 'radio') {
+        throw new BrowserError('invalid_request', 'A radio button cannot be unchecked directly.', {
+          hint: 'Check another radio button of the same group instead.',
+        });
+      }
+      await page.raw.mouse.click(p.x, p.y);
+      const d = await readState(page, p);
+      if (d && (d.checked === true) !== checked) {
+        throw new BrowserError('action_failed', `${ref} did not become ${checked ? 'checked' : 'unchecked'} after a click.`);
+      }
+    },
+    after: stateAfter(page, () => p),
+  });
+}
+
+/** Drag one element onto another with real mouse movement. */
+export async function drag(page: BrowPage, ref: string, toRef: string): Promise<Effect> {
+  return performAction(page, {
+    action: 'drag',
+    ref,
+    run: async () => {
+      const from = await prepare(page, ref, 'drag');
+      const to = await prepare(page, toRef, 'hover', { hit: false });
+      const m = page.raw.mouse;
+      await m.move(from.x, from.y);
+      await m.down();
+      const steps = 12;
+      for (let i = 1; i <= steps; i++) {
+        await m.move(from.x + ((to.x - from.x) * i) / steps, from.y + ((to.y - from.y) * i) / steps);
+      }
+      await m.up();
+      return `Dragged ${ref} to ${toRef}.`;
+    },
+  });
+}
+
+/** Put workspace files into a file input. */
+export async function upload(page: BrowPage, ref: string, filePaths: string[]): Promise<Effect> {
+  const root = workspaceRoot(page.session.config.workspace_root);
+  const paths = filePaths.map((f) => workspacePath(root, f, true));
+  return performAction(page, {
+    action: 'upload',
+    ref,
+    run: async () => {
+      await prepare(page, ref, 'upload', { hit: false });
+      const loc = await locate(page, ref);
+      const handle = await elementHandle(loc);
+      try {
+        const isFile = await handle.evaluate((el) => el instanceof HTMLInputElement && el.type === 'file');
+        if (!isFile) throw new BrowserError('invalid_request', `${ref} is not a file input.`);
+        await (handle as unknown as { uploadFile(...p: string[]): Promise<void> }).uploadFile(...paths);
+      } finally {
+        await handle.dispose();
+      }
+      return `Uploaded ${paths.length} file(s).`;
+    },
+  });
+}

@@ -1,0 +1,64 @@
+/** Launch brow's own Chromium with flags that work on a closed network. */
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { BrowserError } from '../errors.js';
+import { findChrome } from './find-chrome.js';
+
+export const CLOSED_NETWORK_FLAGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-sync',
+  '--disable-breakpad',
+  '--disable-dev-shm-usage',
+  '--metrics-recording-only',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider',
+  '--password-store=basic',
+  '--use-mock-keychain',
+];
+
+export interface LaunchOptions {
+  executable?: string;
+  headless?: boolean;
+  userDataDir?: string;
+  viewport?: { width: number; height: number };
+  args?: string[];
+}
+
+export const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Launch Chromium; throws BrowserError(capability_unavailable) when none is found. */
+export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
+  const chrome = findChrome(opts.executable ?? '');
+  if (!chrome) {
+    throw new BrowserError('capability_unavailable', 'No Chromium or Chrome executable was found.', {
+      hint: 'Install Chromium (Debian: apt-get install chromium) or set BROW_CHROME to its path; `brow doctor` shows what is missing.',
+    });
+  }
+  const args = [...CLOSED_NETWORK_FLAGS, ...(opts.args ?? [])];
+  if (isRoot()) args.push('--no-sandbox', '--disable-setuid-sandbox');
+  if (opts.viewport) args.push(`--window-size=${opts.viewport.width},${opts.viewport.height}`);
+  const headless = opts.headless ?? true;
+  if (headless) args.push('--disable-gpu');
+  try {
+    return await puppeteer.launch({
+      executablePath: chrome.path,
+      headless,
+      args,
+      userDataDir: opts.userDataDir,
+      defaultViewport: null,
+      protocolTimeout: 60_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      pipe: false,
+    });
+  } catch (e) {
+    throw new BrowserError('connection_failed', `Chromium at ${chrome.path} failed to start: ${String(e).split('\n')[0]}`, {
+      cause: e,
+      hint: headless
+        ? 'Run `brow doctor`; check that Chromium starts by hand with --headless.'
+        : 'A headful session needs a display (set DISPLAY, e.g. under Xvfb) — or start it headless.',
+    });
+  }
+}

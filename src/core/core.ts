@@ -1,0 +1,206 @@
+/** BrowCore: sessions over a shared Chromium, the event stream, and page lookup. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CDPSession } from 'puppeteer-core';
+import { BrowserPool, type BrowserHost } from './browser/browser-pool.js';
+import { trackDownloads, type DownloadOwner } from './observe/downloads.js';
+import { frameIdOf } from './snapshot/snapshot.js';
+import { resolveConfig, type BrowConfig, type BrowConfigInput } from './config.js';
+import { BrowserError } from './errors.js';
+import { EventBus } from './observe/events.js';
+import type { BrowPage } from './session/page.js';
+import { Session, type SessionOptions, type StopReason } from './session/session.js';
+
+export interface StartSessionInput {
+  headless?: boolean;
+  read_only?: boolean;
+  incognito?: boolean;
+  viewport?: { width: number; height: number };
+  ttl_ms?: number;
+  dialog_policy?: 'accept' | 'dismiss' | 'report';
+  owner?: string | null;
+}
+
+export class BrowCore {
+  readonly config: BrowConfig;
+  readonly events = new EventBus();
+  readonly sessions = new Map<string, Session>();
+  private readonly ended = new Map<string, StopReason>();
+  private readonly pool: BrowserPool;
+  private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
+  private readonly dataDir: string;
+  private readonly ownsDataDir: boolean;
+  private starting = 0;
+  private closing = false;
+  /** The page used when a call names none: the last one touched. */
+  lastPageId: string | null = null;
+
+  constructor(config: BrowConfigInput = {}) {
+    this.config = resolveConfig(config);
+    this.pool = new BrowserPool({ executable: this.config.executable, headless: this.config.headless });
+    this.ownsDataDir = !this.config.data_dir;
+    this.dataDir = this.config.data_dir || mkdtempSync(join(tmpdir(), 'brow-'));
+  }
+
+  /** Start a session: a fresh BrowserContext in the shared Chromium (or its own process). */
+  async startSession(input: StartSessionInput = {}): Promise<Session> {
+    if (this.closing) throw new BrowserError('session_closed', 'brow is shutting down.');
+    if (this.sessions.size + this.starting >= this.config.max_sessions) {
+      throw new BrowserError('resource_limit', `The session cap (${this.config.max_sessions}) is reached.`, {
+        hint: 'Stop a session you no longer need with browser_stop_session, or raise max_sessions.',
+        details: { max_sessions: this.config.max_sessions },
+      });
+    }
+    this.starting += 1;
+    try {
+      const headless = input.headless ?? this.config.headless;
+      const host = await this.pool.acquire(headless, this.config.process_per_session);
+      const options: SessionOptions = {
+        headless,
+        readOnly: input.read_only ?? false,
+        incognito: input.incognito ?? true,
+        viewport: input.viewport ?? this.config.viewport,
+        ttlMs: input.ttl_ms ?? null,
+        dialogPolicy: input.dialog_policy ?? this.config.dialog_policy,
+        owner: input.owner ?? null,
+      };
+      const context = await host.browser.createBrowserContext();
+      const session = new Session(host, context, options, this.config, this.events, this.dataDir);
+      const browserCdp = await this.browserSession(host);
+      await browserCdp
+        .send('Browser.setDownloadBehavior', {
+          behavior: 'allowAndName',
+          browserContextId: context.id,
+          downloadPath: session.downloadsDir,
+          eventsEnabled: true,
+        })
+        .catch(() => undefined);
+      this.sessions.set(session.id, session);
+      session.start((s, reason) => this.onSessionStopped(s, reason));
+      void host.disconnected.then(() => session.stop('crashed'));
+      this.events.emit('session-started', session.id, { url: 'about:blank', headless, read_only: options.readOnly });
+      return session;
+    } finally {
+      this.starting -= 1;
+    }
+  }
+
+  /** One browser-level CDP session per browser, listening for downloads of every session in it. */
+  private browserSession(host: BrowserHost): Promise<CDPSession> {
+    let cdp = this.browserCdp.get(host);
+    if (!cdp) {
+      cdp = host.browser
+        .target()
+        .createCDPSession()
+        .then((c) => {
+          trackDownloads(c, (frameId) => this.downloadOwner(frameId));
+          return c;
+        });
+      this.browserCdp.set(host, cdp);
+    }
+    return cdp;
+  }
+
+  private downloadOwner(frameId: string): DownloadOwner | null {
+    for (const s of this.sessions.values()) {
+      for (const p of s.pages.values()) {
+        if (!p.raw.frames().some((f) => frameIdOf(f) === frameId)) continue;
+        return {
+          pageId: p.id,
+          sessionId: s.id,
+          dir: s.downloadsDir,
+          record: (d) => {
+            s.downloads.push(d);
+            if (s.downloads.length > 200) s.downloads.shift();
+          },
+          updated: (d) => this.events.emit('download', s.id, { page_id: p.id, download: d }),
+        };
+      }
+    }
+    return null;
+  }
+
+  private onSessionStopped(s: Session, reason: StopReason): void {
+    this.sessions.delete(s.id);
+    this.ended.set(s.id, reason);
+    if (this.ended.size > 1000) this.ended.delete(this.ended.keys().next().value as string);
+    this.events.emit('session-stopped', s.id, { reason });
+    if (!this.config.process_per_session) return;
+    // a session with its own process takes it down with it
+    void s.host.browser.close().catch(() => undefined);
+  }
+
+  /** A live session; session_not_found or session_closed otherwise. */
+  session(id: string): Session {
+    const s = this.sessions.get(id);
+    if (s && !s.closed) return s;
+    const reason = this.ended.get(id) ?? s?.stopReason;
+    if (reason) throw new BrowserError('session_closed', `Session ${id} has ended (${reason}).`);
+    throw new BrowserError('session_not_found', `No session ${id}.`);
+  }
+
+  /** Stop a session; idempotent. Returns whether it was running. */
+  async stopSession(id: string): Promise<boolean> {
+    const s = this.sessions.get(id);
+    if (!s) {
+      if (this.ended.has(id)) return false;
+      throw new BrowserError('session_not_found', `No session ${id}.`);
+    }
+    return s.stop('stopped');
+  }
+
+  /** The session a call without session_id means: the one of the last used page, else the newest. */
+  defaultSession(): Session | null {
+    const last = this.lastPageId ? this.findPage(this.lastPageId) : null;
+    if (last) return last.session;
+    return [...this.sessions.values()].filter((s) => !s.closed).pop() ?? null;
+  }
+
+  /** Find a live page anywhere; null when unknown. */
+  findPage(pageId: string): BrowPage | null {
+    for (const s of this.sessions.values()) {
+      const p = s.pages.get(pageId);
+      if (p) return p;
+    }
+    return null;
+  }
+
+  /**
+   * The page a call means: by id, else the session's active page, else the last used page.
+   * Errors say which of page_not_found / page_closed / session_closed applies.
+   */
+  resolvePage(pageId?: string, sessionId?: string): BrowPage {
+    if (pageId) {
+      const p = this.findPage(pageId);
+      if (!p) throw new BrowserError('page_not_found', `No open page ${pageId}.`);
+      p.assertOpen();
+      if (sessionId && p.session.id !== sessionId) {
+        throw new BrowserError('page_not_found', `Page ${pageId} is not in session ${sessionId}.`);
+      }
+      return this.touchPage(p);
+    }
+    const s = sessionId ? this.session(sessionId) : this.defaultSession();
+    const p = s?.activePageId ? s.pages.get(s.activePageId) : undefined;
+    if (!p) {
+      throw new BrowserError('page_not_found', 'No page is open.', {
+        hint: 'Open one with browser_open_page, then pass its page_id.',
+      });
+    }
+    return this.touchPage(p);
+  }
+
+  private touchPage(p: BrowPage): BrowPage {
+    this.lastPageId = p.id;
+    p.session.touch();
+    return p;
+  }
+
+  /** Stop every session and the shared browser; removes brow's temp data. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.sessions.values()].map((s) => s.stop('shutdown')));
+    await this.pool.close();
+    if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,149 @@
+/** A page (tab) of a session: its puppeteer Page, lock, refs, records and dialog state. */
+import type { CDPSession, Dialog, Page } from 'puppeteer-core';
+import { BrowserError } from '../errors.js';
+import { newId } from '../ids.js';
+import { observePage } from '../observe/page-observers.js';
+import type { DialogRecord } from '../observe/records.js';
+import { RefRegistry } from '../snapshot/ref-registry.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import type { Pagination } from '../snapshot/list-elements.js';
+import { pageScriptSource } from '../snapshot/page-script.js';
+import type { Session } from './session.js';
+
+export interface PendingDialog {
+  record: DialogRecord;
+  dialog: Dialog;
+}
+
+export class BrowPage {
+  readonly id = newId('p');
+  readonly createdAt = Date.now();
+  readonly refs = new RefRegistry();
+  /** Bumped by every cross-document navigation of the main frame. */
+  documentGeneration = 0;
+  closed = false;
+  /** A dialog waiting for browser_handle_dialog (policy `report`). */
+  pendingDialog: PendingDialog | null = null;
+  /** Dialogs seen since the last action collected them. */
+  dialogLog: DialogRecord[] = [];
+  /** The last snapshot listed to a caller: `scope=changes` compares against it. */
+  lastListed: Snapshot | null = null;
+  /** The latest listed snapshot's lines, for cursors. */
+  pagination: Pagination | null = null;
+  /** Set while a person holds the page (handoff). */
+  handoffId: string | null = null;
+  cdp!: CDPSession;
+  private queue: Promise<unknown> = Promise.resolve();
+  private detach: () => void = () => undefined;
+  private dialogWaiters = new Set<(d: DialogRecord) => void>();
+
+  constructor(
+    readonly session: Session,
+    readonly raw: Page,
+    readonly openerPageId: string | null = null,
+  ) {}
+
+  /** Wire observers and the in-page script; called once before the page is used. */
+  async init(viewport: { width: number; height: number } | null): Promise<void> {
+    const s = this.session;
+    this.detach = observePage(this.raw, {
+      pageId: this.id,
+      sessionId: s.id,
+      console: s.console,
+      network: s.network,
+      events: s.events,
+      dialogPolicy: () => s.dialogPolicy,
+      onDialog: (record, dialog) => {
+        this.dialogLog.push(record);
+        if (this.dialogLog.length > 20) this.dialogLog.shift();
+        if (record.handled === 'pending') this.pendingDialog = { record, dialog };
+        for (const w of this.dialogWaiters) w(record);
+      },
+    });
+    this.cdp = await this.raw.createCDPSession();
+    await this.cdp.send('Page.enable');
+    this.cdp.on('Page.frameNavigated', (e) => {
+      if (!e.frame.parentId) {
+        this.documentGeneration += 1;
+        this.pendingDialog = null;
+        s.events.emit('navigated', s.id, { page_id: this.id, url: e.frame.url });
+      }
+    });
+    this.raw.on('close', () => this.markClosed());
+    await this.raw.evaluateOnNewDocument(pageScriptSource());
+    if (viewport) await this.raw.setViewport({ ...viewport, deviceScaleFactor: 1 });
+  }
+
+  /** Run fn with this page to itself: calls on one page are serialised. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      this.assertOpen();
+      return fn();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  assertOpen(): void {
+    if (this.closed) {
+      throw new BrowserError('page_closed', `Page ${this.id} is closed.`);
+    }
+    if (this.session.closed) {
+      throw new BrowserError('session_closed', `Session ${this.session.id} has ended (${this.session.stopReason}).`);
+    }
+  }
+
+  /** Fail with dialog_blocking while a reported dialog is open: the page's script is frozen by it. */
+  assertNoDialog(): void {
+    const d = this.pendingDialog;
+    if (d) {
+      throw new BrowserError('dialog_blocking', `A ${d.record.type} dialog is open: "${d.record.message}".`, {
+        details: { dialog: d.record },
+      });
+    }
+  }
+
+  assertNoHandoff(): void {
+    if (this.handoffId) {
+      throw new BrowserError('handoff_pending', `A person has control of page ${this.id} (handoff ${this.handoffId}).`);
+    }
+  }
+
+  /**
+   * Race work that touches the page's script against a dialog opening: a dialog freezes the page,
+   * so script calls would hang. Resolves with `{dialog}` when one opened first.
+   */
+  async raceDialog<T>(work: Promise<T>): Promise<{ value: T } | { dialog: DialogRecord }> {
+    let waiter: ((d: DialogRecord) => void) | undefined;
+    const dialogOpened = new Promise<{ dialog: DialogRecord }>((resolve) => {
+      waiter = (d) => {
+        if (d.handled === 'pending') resolve({ dialog: d });
+      };
+      this.dialogWaiters.add(waiter);
+    });
+    try {
+      return await Promise.race([work.then((value) => ({ value })), dialogOpened]);
+    } finally {
+      if (waiter) this.dialogWaiters.delete(waiter);
+      work.catch(() => undefined);
+    }
+  }
+
+  url(): string {
+    return this.raw.url();
+  }
+
+  markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.detach();
+    this.session.forgetPage(this);
+  }
+
+  /** Close the tab; beforeunload handlers never hold it open. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.markClosed();
+    await this.raw.close({ runBeforeUnload: false }).catch(() => undefined);
+  }
+}

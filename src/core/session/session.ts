@@ -1,0 +1,136 @@
+/** A session: an isolated browsing context with its pages, records, policies and idle timer. */
+import type { BrowserContext, Page } from 'puppeteer-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserHost } from '../browser/browser-pool.js';
+import type { BrowConfig } from '../config.js';
+import { BrowserError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { EventBus } from '../observe/events.js';
+import type { ConsoleEntry, DownloadRecord, NetworkEntry } from '../observe/records.js';
+import { RingBuffer } from '../observe/ring-buffer.js';
+import { BrowPage } from './page.js';
+
+export type StopReason = 'stopped' | 'idle' | 'crashed' | 'ttl' | 'shutdown';
+
+export interface SessionOptions {
+  headless: boolean;
+  readOnly: boolean;
+  incognito: boolean;
+  viewport: { width: number; height: number };
+  ttlMs: number | null;
+  dialogPolicy: 'accept' | 'dismiss' | 'report';
+  /** Who owns it (an HTTP MCP client, a CLI profile…); null = shared. */
+  owner: string | null;
+}
+
+export class Session {
+  readonly id = newId('s');
+  readonly createdAt = Date.now();
+  lastUsed = Date.now();
+  readonly pages = new Map<string, BrowPage>();
+  activePageId: string | null = null;
+  readonly console: RingBuffer<ConsoleEntry>;
+  readonly network: RingBuffer<NetworkEntry>;
+  readonly downloads: DownloadRecord[] = [];
+  readonly downloadsDir: string;
+  /** The JSON `state` persisted across browser_execute calls. */
+  executeState: Record<string, unknown> = {};
+  closed = false;
+  stopReason: StopReason | null = null;
+  dialogPolicy: 'accept' | 'dismiss' | 'report';
+  private idleTimer: NodeJS.Timeout | null = null;
+  private ttlTimer: NodeJS.Timeout | null = null;
+  private onStop: (s: Session, reason: StopReason) => void = () => undefined;
+
+  constructor(
+    readonly host: BrowserHost,
+    readonly context: BrowserContext,
+    readonly options: SessionOptions,
+    readonly config: BrowConfig,
+    readonly events: EventBus,
+    dataDir: string,
+  ) {
+    this.console = new RingBuffer(config.console_buffer);
+    this.network = new RingBuffer(config.network_buffer);
+    this.dialogPolicy = options.dialogPolicy;
+    this.downloadsDir = join(dataDir, this.id, 'downloads');
+    mkdirSync(this.downloadsDir, { recursive: true });
+  }
+
+  get readOnly(): boolean {
+    return this.options.readOnly;
+  }
+
+  /** Start timers and listen for pages the session's tabs open (popups, target=_blank). */
+  start(onStop: (s: Session, reason: StopReason) => void): void {
+    this.onStop = onStop;
+    this.touch();
+    if (this.options.ttlMs) {
+      this.ttlTimer = setTimeout(() => void this.stop('ttl'), this.options.ttlMs);
+      this.ttlTimer.unref();
+    }
+  }
+
+  /** Note activity: resets the idle timer. */
+  touch(extraMs = 0): void {
+    this.lastUsed = Date.now();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.stop('idle'), this.config.idle_stop_ms + extraMs);
+    this.idleTimer.unref();
+  }
+
+  /** Open a new tab in this session. */
+  async openPage(opener: BrowPage | null = null, existing?: Page): Promise<BrowPage> {
+    if (this.pages.size >= this.config.max_pages_per_session) {
+      throw new BrowserError('resource_limit', `Session ${this.id} already has ${this.pages.size} pages.`, {
+        hint: 'Close pages you no longer need with browser_close_page.',
+      });
+    }
+    const raw = existing ?? (await this.context.newPage());
+    const page = new BrowPage(this, raw, opener?.id ?? null);
+    this.pages.set(page.id, page);
+    raw.on('popup', (popup) => {
+      if (popup && !this.closed) void this.adoptPopup(page, popup);
+    });
+    await page.init(existing ? null : this.options.viewport);
+    this.activePageId = page.id;
+    this.events.emit('page-opened', this.id, { page_id: page.id, opener_page_id: page.openerPageId });
+    return page;
+  }
+
+  private async adoptPopup(opener: BrowPage, popup: Page): Promise<void> {
+    if ([...this.pages.values()].some((p) => p.raw === popup)) return;
+    try {
+      await this.openPage(opener, popup);
+    } catch {
+      // the popup closed before it could be wired up
+    }
+  }
+
+  /** Find a page of this session by id. */
+  page(pageId: string): BrowPage {
+    const p = this.pages.get(pageId);
+    if (!p) throw new BrowserError('page_not_found', `No page ${pageId} in session ${this.id}.`);
+    return p;
+  }
+
+  forgetPage(page: BrowPage): void {
+    this.pages.delete(page.id);
+    if (this.activePageId === page.id) this.activePageId = [...this.pages.keys()].pop() ?? null;
+    this.events.emit('page-closed', this.id, { page_id: page.id });
+  }
+
+  /** Stop the session: closes its context (and every page in it). Idempotent. */
+  async stop(reason: StopReason = 'stopped'): Promise<boolean> {
+    if (this.closed) return false;
+    this.closed = true;
+    this.stopReason = reason;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.ttlTimer) clearTimeout(this.ttlTimer);
+    for (const p of this.pages.values()) p.closed = true;
+    this.onStop(this, reason);
+    if (reason !== 'crashed') await this.context.close().catch(() => undefined);
+    return true;
+  }
+}

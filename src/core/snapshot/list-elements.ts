@@ -1,0 +1,193 @@
+/** browser_list_elements: scopes, budget with cursor, changes, and the data form of refs. */
+import { BrowserError } from '../errors.js';
+import type { BrowPage } from '../session/page.js';
+import { readingOrder, takePage } from './budget.js';
+import { diffOutlines, renderDiff, type OutlineDiff } from './diff.js';
+import { renderLines } from './render-lines.js';
+import { selectScope, type Scope } from './scope.js';
+import { changedSince, takeSnapshot, type Snapshot, type SnapNode } from './snapshot.js';
+
+export interface ListElementsInput {
+  scope: Scope;
+  ref?: string;
+  max_chars: number;
+  cursor?: string;
+}
+
+export interface RefRecord {
+  ref: string;
+  role: string;
+  accessible_name: string;
+  text: string;
+  attributes: Record<string, string>;
+  allowed_actions: string[];
+  states: string[];
+  value?: string;
+  frame_id: string;
+  bounding_box: { x: number; y: number; width: number; height: number };
+  in_viewport: boolean;
+}
+
+export interface SnapshotData {
+  id: string;
+  page_id: string;
+  session_id: string;
+  document_generation: number;
+  scope: Scope;
+  url: string;
+  title: string;
+  viewport: Snapshot['viewport'];
+  refs: RefRecord[];
+  node_count: number;
+  shown_count: number;
+  truncated: boolean;
+  cursor?: string;
+  created_at: number;
+  diff?: OutlineDiff;
+}
+
+export interface Pagination {
+  snapshot: Snapshot;
+  scope: Scope;
+  lines: string[];
+  indexes: number[];
+  order: number[];
+}
+
+export function refRecord(n: SnapNode): RefRecord {
+  return {
+    ref: n.ref ?? '',
+    role: n.role,
+    accessible_name: n.name,
+    text: n.text ?? '',
+    attributes: n.attrs,
+    allowed_actions: n.actions,
+    states: n.states,
+    ...(n.value !== undefined ? { value: n.value } : {}),
+    frame_id: n.frameId,
+    bounding_box: { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] },
+    in_viewport: n.inView,
+  };
+}
+
+/** List a page's elements in one scope; returns model text and the data form. */
+export async function listElements(page: BrowPage, input: ListElementsInput): Promise<{ text: string; data: SnapshotData }> {
+  if (input.cursor) return continuePage(page, input);
+  if (input.scope === 'subtree' && !input.ref) {
+    throw new BrowserError('invalid_request', 'scope "subtree" needs a ref.', {
+      hint: 'Pass the ref of the element whose subtree you want, e.g. {"scope":"subtree","ref":"e12"}.',
+    });
+  }
+  if (input.scope === 'changes') return changes(page);
+
+  const snap = await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
+  if (input.scope !== 'subtree') page.lastListed = snap;
+  const indexes = selectScope(snap.nodes, input.scope);
+  const lines = renderLines(snap.nodes, indexes);
+  const order = readingOrder(indexes.map((i) => snap.nodes[i]!.inView));
+  const pagination: Pagination = { snapshot: snap, scope: input.scope, lines, indexes, order };
+  page.pagination = pagination;
+  return renderPage(page, pagination, 0, input.max_chars);
+}
+
+function continuePage(page: BrowPage, input: ListElementsInput) {
+  const [snapId, offsetText] = (input.cursor ?? '').split('@');
+  const p = page.pagination;
+  const offset = Number(offsetText);
+  if (!p || p.snapshot.id !== snapId || !Number.isInteger(offset) || offset <= 0 || offset >= p.order.length) {
+    throw new BrowserError('invalid_request', `Cursor "${input.cursor}" does not continue the latest snapshot of this page.`, {
+      hint: 'Take a new browser_list_elements snapshot and follow its cursor.',
+    });
+  }
+  return renderPage(page, p, offset, input.max_chars);
+}
+
+function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: number) {
+  const { snapshot: snap } = p;
+  const header = headerLines(page, snap, p.scope);
+  const budget = Math.max(200, maxChars - header.join('\n').length - 200);
+  const paged = takePage(p.lines, p.order, offset, budget);
+  const body = paged.shown.map((i) => p.lines[i]!);
+  const cursor = paged.nextOffset !== null ? `${snap.id}@${paged.nextOffset}` : undefined;
+  const shownNodes = paged.shown.map((i) => snap.nodes[p.indexes[i]!]!);
+  const footer: string[] = [];
+  if (paged.truncated) {
+    footer.push(
+      cursor
+        ? `[truncated: showing ${body.length} of ${p.lines.length} lines; continue with cursor "${cursor}"]`
+        : `[end: last ${body.length} of ${p.lines.length} lines]`,
+    );
+  }
+  if (body.length === 0) footer.push('(no elements in this scope)');
+  const text = [...header, '<page-content>', ...body, '</page-content>', ...footer].join('\n');
+  const data: SnapshotData = {
+    id: snap.id,
+    page_id: page.id,
+    session_id: page.session.id,
+    document_generation: snap.documentGeneration,
+    scope: p.scope,
+    url: snap.url,
+    title: snap.title,
+    viewport: snap.viewport,
+    refs: shownNodes.filter((n) => n.ref).map(refRecord),
+    node_count: p.lines.length,
+    shown_count: body.length,
+    truncated: paged.truncated || snap.truncated,
+    ...(cursor ? { cursor } : {}),
+    created_at: snap.createdAt,
+  };
+  return { text, data };
+}
+
+function headerLines(page: BrowPage, snap: Snapshot, scope: Scope): string[] {
+  return [
+    `Page snapshot for ${snap.title || snap.url}`,
+    `Page ID: ${page.id}`,
+    `URL: ${snap.url}`,
+    `Snapshot ID: ${snap.id}`,
+    `Scope: ${scope}`,
+  ];
+}
+
+async function changes(page: BrowPage) {
+  const prev = page.lastListed;
+  if (prev && !(await changedSince(prev, page))) {
+    return changesResult(page, prev, { added: [], removed: [], changed: [], truncated: false });
+  }
+  const snap = await takeSnapshot(page);
+  page.lastListed = snap;
+  const diff = prev
+    ? prev.documentGeneration !== snap.documentGeneration
+      ? null
+      : diffOutlines(prev.nodes, snap.nodes)
+    : null;
+  if (!diff) {
+    // no earlier snapshot of this document: everything is new
+    const all = diffOutlines([], snap.nodes, 200);
+    const res = changesResult(page, snap, all);
+    res.text = `${res.text}\n(no earlier snapshot of this document to compare with: every line is listed as added)`;
+    return res;
+  }
+  return changesResult(page, snap, diff);
+}
+
+function changesResult(page: BrowPage, snap: Snapshot, diff: OutlineDiff) {
+  const text = [...headerLines(page, snap, 'changes'), '<page-content>', renderDiff(diff), '</page-content>'].join('\n');
+  const data: SnapshotData = {
+    id: snap.id,
+    page_id: page.id,
+    session_id: page.session.id,
+    document_generation: snap.documentGeneration,
+    scope: 'changes',
+    url: snap.url,
+    title: snap.title,
+    viewport: snap.viewport,
+    refs: [],
+    node_count: snap.nodes.length,
+    shown_count: diff.added.length + diff.removed.length + diff.changed.length,
+    truncated: diff.truncated,
+    created_at: snap.createdAt,
+    diff,
+  };
+  return { text, data };
+}

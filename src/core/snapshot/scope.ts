@@ -1,0 +1,51 @@
+/** Scopes: which nodes of a snapshot a caller asked for. */
+import type { SnapNode } from './snapshot.js';
+
+export type Scope = 'interactive' | 'viewport' | 'subtree' | 'full' | 'changes';
+
+const ACTING = new Set(['click', 'fill', 'type', 'press', 'select', 'check', 'upload', 'drag']);
+
+/** Containers kept around interactive nodes so the hierarchy still tells forms and regions apart. */
+const CONTEXT_ROLES = new Set([
+  'main', 'navigation', 'banner', 'contentinfo', 'complementary', 'form', 'search', 'region', 'dialog',
+  'alertdialog', 'menu', 'menubar', 'tablist', 'listbox', 'tree', 'grid', 'table', 'toolbar', 'group',
+  'radiogroup', 'iframe', 'heading', 'article',
+]);
+
+export const isInteractive = (n: SnapNode): boolean => n.actions.some((a) => ACTING.has(a));
+
+/**
+ * Keep the nodes a scope wants, plus the ancestors that give them context. Returns indexes
+ * into `nodes` in document order.
+ */
+export function selectScope(nodes: SnapNode[], scope: Scope): number[] {
+  if (scope === 'full' || scope === 'subtree' || scope === 'changes') return nodes.map((_, i) => i);
+  const want = scope === 'interactive' ? (n: SnapNode) => isInteractive(n) || n.role === 'heading' || !!n.opaque : (n: SnapNode) => n.inView;
+  return withAncestors(nodes, want, scope === 'interactive' ? (n) => CONTEXT_ROLES.has(n.role) : () => true);
+}
+
+/** Indexes of wanted nodes plus those of their ancestors that `keepAncestor` accepts. */
+export function withAncestors(
+  nodes: SnapNode[],
+  want: (n: SnapNode) => boolean,
+  keepAncestor: (n: SnapNode) => boolean,
+): number[] {
+  const keep = new Uint8Array(nodes.length);
+  const stack: number[] = []; // indexes of the current ancestor chain
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    while (stack.length > 0 && nodes[stack[stack.length - 1]!]!.depth >= n.depth) stack.pop();
+    if (want(n)) {
+      keep[i] = 1;
+      for (let j = stack.length - 1; j >= 0; j--) {
+        const a = stack[j]!;
+        if (keep[a]) break;
+        if (keepAncestor(nodes[a]!)) keep[a] = 1;
+      }
+    }
+    stack.push(i);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < nodes.length; i++) if (keep[i]) out.push(i);
+  return out;
+}

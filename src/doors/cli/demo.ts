@@ -1,0 +1,40 @@
+/** A small demo page served by `brow serve --demo`, so a newcomer has something to drive. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const DEMO_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>brow demo</title>
+<style>body{font:16px system-ui;margin:2rem;max-width:40rem}label{display:block;margin:.5rem 0}</style></head>
+<body>
+<h1>brow demo</h1>
+<p>Search the catalogue, then open a result.</p>
+<form id="f" role="search">
+  <label>Query <input name="q" placeholder="e.g. lamp"></label>
+  <button type="submit">Search</button>
+</form>
+<ul id="results"></ul>
+<script>
+const items = ['Desk lamp', 'Floor lamp', 'Lamp shade', 'Table', 'Chair'];
+document.getElementById('f').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const q = new FormData(e.target).get('q').toLowerCase();
+  const ul = document.getElementById('results');
+  ul.innerHTML = '';
+  for (const it of items.filter((i) => i.toLowerCase().includes(q))) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = '#' + encodeURIComponent(it);
+    a.textContent = it;
+    li.append(a);
+    ul.append(li);
+  }
+  if (!ul.children.length) ul.innerHTML = '<li>No results</li>';
+});
+</script>
+</body></html>`;
+
+export function demoRoute(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+  if (req.method !== 'GET' || url.pathname !== '/demo') return false;
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(DEMO_HTML);
+  return true;
+}

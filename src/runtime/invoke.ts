@@ -1,0 +1,74 @@
+/** invoke(name, input, ctx) → Outcome: validates, runs, classifies. Never throws into a door. */
+import { z } from 'zod';
+import { getCapability, capabilities } from '../capabilities/registry.js';
+import type { AnyCapability, CapabilityContext } from '../capabilities/define.js';
+import { BrowserError, classifyError } from '../core/errors.js';
+import type { ErrorOutcome, Outcome } from './outcome.js';
+
+export function errorOutcome(e: unknown): ErrorOutcome {
+  const err = classifyError(e);
+  return {
+    ok: false,
+    content: `Browser operation failed [${err.code}]: ${err.message} ${err.hint}`,
+    data: err.toJSON(),
+  };
+}
+
+/** Names of the capability's input fields, for error messages. */
+export function fieldNames(cap: AnyCapability): string[] {
+  return Object.keys(cap.input.shape);
+}
+
+function describeIssues(cap: AnyCapability, error: z.ZodError): BrowserError {
+  const parts: string[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.join('.') || '(input)';
+    if (issue.code === 'unrecognized_keys') parts.push(`unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`);
+    else parts.push(`${path}: ${issue.message}`);
+  }
+  return new BrowserError('invalid_request', `Invalid input for ${cap.name}: ${parts.join('; ')}.`, {
+    hint: `${cap.name} takes: ${fieldNames(cap).join(', ')}.`,
+    details: { expected_fields: fieldNames(cap) },
+  });
+}
+
+function closest(name: string): string[] {
+  const words = name.toLowerCase().split(/[_:\s-]+/).filter(Boolean);
+  return capabilities
+    .map((c) => ({ n: c.name, score: words.filter((w) => c.name.includes(w)).length }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map((x) => x.n);
+}
+
+/** Run a capability by name with untrusted JSON input. */
+export async function invoke(name: string, input: unknown, ctx: CapabilityContext): Promise<Outcome> {
+  const cap = getCapability(name);
+  if (!cap) {
+    const near = closest(name);
+    return errorOutcome(
+      new BrowserError('invalid_request', `There is no tool named "${name}".`, {
+        hint: near.length > 0 ? `Did you mean ${near.join(', ')}?` : 'List the tools to see their names.',
+      }),
+    );
+  }
+  const parsed = cap.input.safeParse(input ?? {});
+  if (!parsed.success) return errorOutcome(describeIssues(cap, parsed.error));
+  const limit = ctx.core.config.max_timeout_ms + 15_000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new BrowserError('timeout', `${name} did not finish within ${limit} ms.`)),
+        limit,
+      );
+    });
+    const r = await Promise.race([cap.handle(parsed.data, ctx), deadline]);
+    return { ok: true, content: r.text, data: r.data, ...(r.images && r.images.length > 0 ? { images: r.images } : {}) };
+  } catch (e) {
+    return errorOutcome(e);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
