@@ -1,0 +1,72 @@
+/** The current state of one element (same rules as the walk) and the element covering a point. */
+import { computeName } from './accname.js';
+import { readAttrs } from './attrs.js';
+import { idOf } from './ids.js';
+import { computedStyle, elClosest } from './natives.js';
+import { QUIET_ROLES, computeRole, explicitRole } from './roles.js';
+import { composedParent } from './shadow.js';
+import type { DescribeResult, HitCover } from './types.js';
+import { deepActiveElement } from './walk.js';
+import {
+  actionsOf,
+  checkedOf,
+  hasClickSignal,
+  isDisabled,
+  isEditableRoot,
+  isScrollable,
+  statesOf,
+  valueOf,
+} from './widget.js';
+
+/** A role-less element is clickable: click signals, or its own (not inherited) cursor:pointer. */
+function clickableNow(el: Element, tag: string, a: ReturnType<typeof readAttrs>): boolean {
+  if (hasClickSignal(el, a)) return true;
+  if (tag === 'label' || tag === 'html' || tag === 'body') return false;
+  if (computedStyle(el).cursor !== 'pointer') return false;
+  const p = composedParent(el);
+  return !p || computedStyle(p).cursor !== 'pointer';
+}
+
+/** Role, name, value, states and actions of an element now. */
+export function describeElement(el: Element): DescribeResult {
+  const tag = el.localName;
+  const a = readAttrs(el);
+  const raw = computeRole(el, tag, a);
+  const role =
+    QUIET_ROLES.has(raw) && (raw === 'none' || raw === 'presentation' || explicitRole(el, a) === null)
+      ? 'generic'
+      : raw;
+  const clickable = role === 'generic' && !isEditableRoot(el, a) && clickableNow(el, tag, a);
+  const disabled = isDisabled(el, tag, a);
+  const select = tag === 'option' ? (elClosest(el, 'select') as HTMLSelectElement | null) : null;
+  const inDropdown = !!select && !select.multiple && select.size <= 1;
+  const out: DescribeResult = {
+    role,
+    name: computeName(el, tag, a, role),
+    states: statesOf(el, tag, role, a, deepActiveElement(), disabled),
+    actions: actionsOf(el, tag, role, a, { clickable, disabled, scrollable: isScrollable(el), inDropdown }),
+    tag,
+  };
+  const value = valueOf(el, tag, role, a);
+  if (value !== undefined) out.value = value;
+  const checked = checkedOf(el, tag, role, a);
+  if (checked !== undefined) out.checked = checked;
+  return out;
+}
+
+/** The element to name as the cover of a point: the nearest meaningful ancestor of the hit, or the hit. */
+export function coverOf(hit: Element): HitCover {
+  let pick: Element = hit;
+  for (let n: Element | null = hit, i = 0; n && i < 32; n = composedParent(n), i++) {
+    const tag = n.localName;
+    if (tag === 'body' || tag === 'html') break;
+    const a = readAttrs(n);
+    const raw = computeRole(n, tag, a);
+    if (!QUIET_ROLES.has(raw) || (a.label !== null && a.label !== '') || clickableNow(n, tag, a)) {
+      pick = n;
+      break;
+    }
+  }
+  const d = describeElement(pick);
+  return { id: idOf(pick), role: d.role, name: d.name, tag: d.tag };
+}

@@ -1,0 +1,101 @@
+/**
+ * Pristine builtins, captured when the script is evaluated (at document start, before any page
+ * script runs). Later tampering with Array/Map/String/Element prototypes by the page cannot
+ * change what the walker does. DOM property getters (firstChild, localName, value…) are read
+ * directly: pages almost never redefine them and wrapping each read would cost too much.
+ */
+
+export const apply = Reflect.apply;
+export const defineProperty = Object.defineProperty;
+const getOwnDescriptor = Object.getOwnPropertyDescriptor;
+export const symbolFor = Symbol.for;
+export const mathRound = Math.round;
+export const mathMin = Math.min;
+const mathRandom = Math.random;
+
+type AnyFn = (...args: any[]) => any;
+
+const call = Function.prototype.call;
+const bind = Function.prototype.bind;
+
+/**
+ * `fn.call(self, ...args)` that no later patch of Function.prototype.call can divert, with no
+ * argument array per call (the primordials trick: `call` bound to `fn`).
+ */
+function uncurry<F extends AnyFn>(fn: F): (self: unknown, ...args: Parameters<F>) => ReturnType<F> {
+  return apply(bind, call, [fn]) as (self: unknown, ...args: Parameters<F>) => ReturnType<F>;
+}
+
+/** A subclass whose methods are copied from the base now, so later prototype patches do not reach it. */
+function safeClass<T extends abstract new (...args: any[]) => object>(Base: T, methods: string[]): T {
+  abstract class Safe extends Base {}
+  for (let i = 0; i < methods.length; i++) {
+    const key = methods[i]!;
+    const desc = getOwnDescriptor(Base.prototype, key);
+    if (desc) defineProperty(Safe.prototype, key, desc);
+  }
+  return Safe;
+}
+
+export const SafeMap = safeClass(Map, ['get', 'set', 'has', 'delete', 'size']) as MapConstructor;
+export const SafeWeakMap = safeClass(WeakMap, ['get', 'set', 'has', 'delete']) as WeakMapConstructor;
+export const SafeWeakSet = safeClass(WeakSet, ['add', 'has', 'delete']) as WeakSetConstructor;
+export const SafeSet = safeClass(Set, ['add', 'has', 'delete']) as SetConstructor;
+export const SafeWeakRef = safeClass(WeakRef, ['deref']) as WeakRefConstructor;
+export const SafeFinalizationRegistry = safeClass(FinalizationRegistry, [
+  'register',
+]) as FinalizationRegistryConstructor;
+
+// Strings.
+export const strToLower = uncurry(String.prototype.toLowerCase);
+export const strSlice = uncurry(String.prototype.slice);
+export const strCharCode = uncurry(String.prototype.charCodeAt);
+
+// DOM methods the walker calls.
+const EP = Element.prototype;
+export const elGetAttribute = uncurry(EP.getAttribute);
+export const elHasAttributes = uncurry(EP.hasAttributes);
+export const elGetAttributeNames = uncurry(EP.getAttributeNames);
+export const elClosest = uncurry(EP.closest);
+export const elRect = uncurry(EP.getBoundingClientRect);
+export const elMatches = uncurry(EP.matches);
+export const elCheckVisibility: (el: Element, opts?: CheckVisibilityOptions) => boolean =
+  typeof EP.checkVisibility === 'function' ? uncurry(EP.checkVisibility) : () => true;
+export const nodeContains = uncurry(Node.prototype.contains);
+export const nodeGetRootNode = uncurry(Node.prototype.getRootNode);
+export const docElementFromPoint = uncurry(Document.prototype.elementFromPoint);
+export const shadowElementFromPoint = uncurry(ShadowRoot.prototype.elementFromPoint);
+export const docGetElementById = uncurry(Document.prototype.getElementById);
+export const fragGetElementById = uncurry(DocumentFragment.prototype.getElementById);
+export const docQueryAll = uncurry(Document.prototype.querySelectorAll);
+export const fragQueryAll = uncurry(DocumentFragment.prototype.querySelectorAll);
+export const docCreateRange = uncurry(Document.prototype.createRange);
+export const rangeSetStartBefore = uncurry(Range.prototype.setStartBefore);
+export const rangeSetEndAfter = uncurry(Range.prototype.setEndAfter);
+export const rangeRect = uncurry(Range.prototype.getBoundingClientRect);
+export const slotAssignedNodes = uncurry(HTMLSlotElement.prototype.assignedNodes);
+export const targetAddListener = uncurry(EventTarget.prototype.addEventListener);
+export const observerObserve = uncurry(MutationObserver.prototype.observe);
+export const observerTakeRecords = uncurry(MutationObserver.prototype.takeRecords);
+export const NativeMutationObserver = MutationObserver;
+export const NativeElement = Element;
+export const NativeShadowRoot = ShadowRoot;
+const winGetComputedStyle = window.getComputedStyle;
+export const computedStyle = (el: Element, pseudo?: string): CSSStyleDeclaration =>
+  apply(winGetComputedStyle, window, [el, pseudo]) as CSSStyleDeclaration;
+const perfNow = Performance.prototype.now;
+const perf = performance;
+export const now = (): number => apply(perfNow, perf, []) as number;
+const randomUUID = Crypto.prototype.randomUUID as (() => string) | undefined;
+const cryptoObj = globalThis.crypto;
+/** A random key; randomUUID needs a secure context, so fall back to Math.random elsewhere. */
+export function randomKey(): string {
+  try {
+    if (randomUUID) return apply(randomUUID, cryptoObj, []) as string;
+  } catch {
+    // insecure context (http://non-localhost): fall through
+  }
+  let s = '';
+  for (let i = 0; i < 4; i++) s += mathRound(mathRandom() * 0xffffffff).toString(16);
+  return s;
+}

@@ -1,0 +1,82 @@
+/**
+ * The in-page script: installs the brow page API once per document on
+ * `globalThis[Symbol.for('brow.page')]` (non-enumerable, non-writable) and nothing else visible.
+ * Injected at document start (evaluateOnNewDocument) and evaluated into already-loaded frames;
+ * a second evaluation in the same document does nothing.
+ */
+import { describeElement } from './describe.js';
+import { hitTarget } from './hit-target.js';
+import { elementOf, idOf, staleReasonOf } from './ids.js';
+import { mutationState, observeRoot } from './mutations.js';
+import { defineProperty, randomKey, symbolFor } from './natives.js';
+import { installPatches } from './patches.js';
+import { composedParent } from './shadow.js';
+import { BROW_PAGE_KEY, type BrowPageApi, type WalkOptions, type WalkResult } from './types.js';
+import { Walker } from './walk.js';
+
+const VERSION = 1;
+const DEFAULT_MAX_NODES = 100_000;
+
+function viewport(): WalkResult['viewport'] {
+  const scroller = document.scrollingElement ?? document.documentElement;
+  return {
+    width: innerWidth,
+    height: innerHeight,
+    scrollX,
+    scrollY,
+    scrollWidth: scroller?.scrollWidth ?? 0,
+    scrollHeight: scroller?.scrollHeight ?? 0,
+  };
+}
+
+function install(key: symbol): void {
+  const docKey = randomKey();
+  try {
+    installPatches();
+  } catch {
+    // a frozen prototype: walk without closed roots and listener records
+  }
+  observeRoot(document);
+
+  const api: BrowPageApi = {
+    version: VERSION,
+    docKey,
+    walk(opts?: WalkOptions): WalkResult {
+      const seq = mutationState().seq;
+      const w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES);
+      try {
+        if (opts?.rootId !== undefined) {
+          const el = elementOf(opts.rootId);
+          if (el) w.walkFrom(el, composedParent(el));
+        } else if (document.documentElement) {
+          w.walkFrom(document.documentElement, null);
+        }
+      } catch {
+        // a failure the per-element guards did not catch: return what we have
+      }
+      return {
+        docKey,
+        mutationSeq: seq,
+        url: location.href,
+        title: document.title,
+        viewport: viewport(),
+        nodes: w.nodes,
+        truncated: w.truncated,
+      };
+    },
+    element: (id) => elementOf(id),
+    staleReason: (id) => staleReasonOf(id),
+    idOf: (el) => idOf(el),
+    mutations: () => mutationState(),
+    hitTarget: (id, x, y) => hitTarget(id, x, y),
+    describe(id) {
+      const el = elementOf(id);
+      return el ? describeElement(el) : null;
+    },
+  };
+  Object.freeze(api);
+  defineProperty(globalThis, key, { value: api, enumerable: false, writable: false, configurable: false });
+}
+
+const key = symbolFor(BROW_PAGE_KEY);
+if (!(key in globalThis)) install(key);

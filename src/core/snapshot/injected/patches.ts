@@ -1,0 +1,110 @@
+/**
+ * The two patches of page builtins, installed at document start: attachShadow (to know closed
+ * shadow roots) and addEventListener (to know elements with click-like listeners). Both keep
+ * answering the native source from Function.prototype.toString.
+ */
+import { observeRoot } from './mutations.js';
+import { SafeSet, SafeWeakMap, apply, defineProperty } from './natives.js';
+import { recordShadowRoot } from './shadow.js';
+
+type AnyFn = (...args: unknown[]) => unknown;
+
+const nativeOf = new SafeWeakMap<object, AnyFn>();
+const nativeToString = Function.prototype.toString;
+let masked = false;
+
+/** Wrap Function.prototype.toString once so patched functions (and the wrapper) print as native. */
+function maskToString(): void {
+  if (masked) return;
+  masked = true;
+  const { toString } = {
+    toString(this: unknown): string {
+      const target = (typeof this === 'function' && nativeOf.get(this)) || this;
+      return apply(nativeToString, target, []) as string;
+    },
+  };
+  nativeOf.set(toString, nativeToString as AnyFn);
+  defineProperty(Function.prototype, 'toString', {
+    value: toString,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+}
+
+/** Replace proto[key] by `patched`, keeping the property's attributes and a native toString. */
+function replace(proto: object, key: string, patched: AnyFn): void {
+  const original = (proto as Record<string, AnyFn>)[key];
+  if (typeof original !== 'function') return;
+  maskToString();
+  nativeOf.set(patched, original);
+  defineProperty(proto, key, { value: patched, writable: true, configurable: true, enumerable: true });
+}
+
+const originalAttachShadow = Element.prototype.attachShadow as AnyFn;
+
+function patchAttachShadow(): void {
+  const { attachShadow } = {
+    // One declared parameter, like the native (length 1).
+    attachShadow(this: Element, _init: ShadowRootInit): ShadowRoot {
+      // eslint-disable-next-line prefer-rest-params
+      const root = apply(originalAttachShadow, this, arguments) as ShadowRoot;
+      try {
+        recordShadowRoot(this, root);
+        observeRoot(root);
+      } catch {
+        // never break the page
+      }
+      return root;
+    },
+  };
+  replace(Element.prototype, 'attachShadow', attachShadow as AnyFn);
+}
+
+const CLICK_TYPES: Record<string, true> = { click: true, mousedown: true, pointerdown: true, mouseup: true };
+/** Distinct listener types per element; a click listener counts only on elements with few types. */
+const listenerTypes = new SafeWeakMap<Element, Set<string>>();
+const clickListened = new SafeWeakMap<Element, true>();
+let anyListener = false;
+/** More distinct types than this and the element is a delegation root (React's root container). */
+const DELEGATION_TYPES = 12;
+
+const originalAddEventListener = EventTarget.prototype.addEventListener as AnyFn;
+
+function patchAddEventListener(): void {
+  const { addEventListener } = {
+    // Two declared parameters, like the native (length 2).
+    addEventListener(this: EventTarget, type: string, _listener: unknown): void {
+      try {
+        const el = this as Element;
+        if (el && el.nodeType === 1 && typeof type === 'string') {
+          let types = listenerTypes.get(el);
+          if (!types) listenerTypes.set(el, (types = new SafeSet<string>()));
+          types.add(type);
+          if (CLICK_TYPES[type] === true) {
+            clickListened.set(el, true);
+            anyListener = true;
+          }
+        }
+      } catch {
+        // never break the page
+      }
+      // eslint-disable-next-line prefer-rest-params
+      return apply(originalAddEventListener, this, arguments) as void;
+    },
+  };
+  replace(EventTarget.prototype, 'addEventListener', addEventListener as AnyFn);
+}
+
+/** Whether a click/mousedown/pointerdown/mouseup listener was added to this element (not a delegation root). */
+export function hasClickListener(el: Element): boolean {
+  if (!anyListener || !clickListened.get(el)) return false;
+  const types = listenerTypes.get(el);
+  return !types || types.size <= DELEGATION_TYPES;
+}
+
+/** Install both patches (once per document). */
+export function installPatches(): void {
+  patchAttachShadow();
+  patchAddEventListener();
+}

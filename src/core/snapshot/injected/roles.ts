@@ -1,0 +1,261 @@
+/** Roles per WAI-ARIA and HTML-AAM, as Chromium exposes them. */
+import type { Attrs } from './attrs.js';
+import { SafeSet, elClosest, elGetAttribute, strToLower } from './natives.js';
+import { tokens } from './text.js';
+
+const ARIA_ROLES = new SafeSet(
+  tokens(
+    'alert alertdialog application article banner blockquote button caption cell checkbox code columnheader ' +
+      'combobox comment complementary contentinfo definition deletion dialog directory document emphasis feed ' +
+      'figure form generic grid gridcell group heading img image insertion link list listbox listitem log main ' +
+      'mark marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option ' +
+      'paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox ' +
+      'separator slider spinbutton status strong subscript superscript suggestion switch tab table tablist tabpanel ' +
+      'term textbox time timer toolbar tooltip tree treegrid treeitem graphics-document graphics-object graphics-symbol',
+  ),
+);
+
+/** Roles whose name comes from their content (accname 1.2 / Chromium; rows do not in Chromium). */
+export const NAME_FROM_CONTENT = new SafeSet(
+  tokens(
+    'button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox menuitemradio option radio ' +
+      'rowheader switch tab tooltip treeitem',
+  ),
+);
+
+/** Roles whose children are presentational: their text is never shown apart from their name. */
+export const CHILDREN_PRESENTATIONAL = new SafeSet(
+  tokens(
+    'button checkbox img math menuitemcheckbox menuitemradio meter option progressbar radio scrollbar separator ' +
+      'slider switch tab',
+  ),
+);
+
+/**
+ * Implicit roles we do not emit: they are structure or text styling, not something an agent
+ * acts on or navigates by (the outline stays short). An explicit role attribute still counts.
+ */
+export const QUIET_ROLES = new SafeSet(
+  tokens(
+    'generic none presentation rowgroup caption emphasis strong code time term definition deletion insertion mark ' +
+      'subscript superscript separator',
+  ),
+);
+
+const TEXT_INPUT_TYPES = new SafeSet(tokens('text email tel url password'));
+
+/** The role of an <input> by its type. */
+function inputRole(el: HTMLInputElement): string {
+  const type = el.type;
+  switch (type) {
+    case 'button':
+    case 'submit':
+    case 'reset':
+    case 'image':
+    case 'file':
+      return 'button';
+    case 'checkbox':
+      return 'checkbox';
+    case 'radio':
+      return 'radio';
+    case 'range':
+      return 'slider';
+    case 'number':
+      return 'spinbutton';
+    case 'search':
+      return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+    case 'hidden':
+      return 'none';
+    case 'color':
+      // Chromium: ColorWell; it opens a picker like a button
+      return 'button';
+    default:
+      if (TEXT_INPUT_TYPES.has(type)) return el.hasAttribute('list') ? 'combobox' : 'textbox';
+      // date, time, datetime-local, month, week: Chromium exposes internal roles; they take text
+      return 'textbox';
+  }
+}
+
+const SECTIONING =
+  'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
+
+/** The role of the table an element belongs to ('' for a plain table). */
+function tableRole(el: Element): string {
+  const table = elClosest(el, 'table');
+  return table ? strToLower(elGetAttribute(table, 'role') ?? '') : '';
+}
+
+function cellRole(el: Element, header: boolean): string {
+  const t = tableRole(el);
+  if (t === 'none' || t === 'presentation') return 'none';
+  if (!header) return t === 'grid' || t === 'treegrid' ? 'gridcell' : 'cell';
+  const scope = strToLower(elGetAttribute(el, 'scope') ?? '');
+  if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+  if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+  const p = el.parentElement;
+  if (p?.parentElement?.localName === 'thead') return 'columnheader';
+  // a th in a row that also has data cells heads that row
+  for (let c = p?.firstElementChild; c; c = c.nextElementSibling)
+    if (c.localName === 'td') return 'rowheader';
+  return 'columnheader';
+}
+
+/** The implicit (native) role of an element. */
+export function implicitRole(el: Element, tag: string, a: Attrs): string {
+  switch (tag) {
+    case 'a':
+    case 'area':
+      return a.href ? 'link' : 'generic';
+    case 'article':
+      return 'article';
+    case 'aside':
+      return 'complementary';
+    case 'blockquote':
+      return 'blockquote';
+    case 'button':
+    case 'summary':
+      return 'button';
+    case 'caption':
+      return 'caption';
+    case 'code':
+      return 'code';
+    case 'datalist':
+      return 'listbox';
+    case 'del':
+    case 's':
+      return 'deletion';
+    case 'details':
+    case 'fieldset':
+    case 'optgroup':
+      return 'group';
+    case 'dialog':
+      return 'dialog';
+    case 'dfn':
+    case 'dt':
+      return 'term';
+    case 'dd':
+      return 'definition';
+    case 'em':
+      return 'emphasis';
+    case 'figure':
+      return 'figure';
+    case 'footer':
+    case 'header':
+      if (elClosest(el, SECTIONING)) return 'generic';
+      return tag === 'header' ? 'banner' : 'contentinfo';
+    case 'form':
+      return 'form';
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+      return 'heading';
+    case 'hr':
+      return 'separator';
+    case 'iframe':
+    case 'frame':
+      return 'iframe';
+    case 'img':
+      return a.alt === '' ? 'none' : 'img';
+    case 'input':
+      return inputRole(el as HTMLInputElement);
+    case 'ins':
+      return 'insertion';
+    case 'li':
+      return 'listitem';
+    case 'main':
+      return 'main';
+    case 'mark':
+      return 'mark';
+    case 'math':
+      return 'math';
+    case 'menu':
+    case 'ol':
+    case 'ul':
+      return 'list';
+    case 'meter':
+      return 'meter';
+    case 'nav':
+      return 'navigation';
+    case 'option':
+      return 'option';
+    case 'output':
+      return 'status';
+    case 'p':
+      return 'paragraph';
+    case 'progress':
+      return 'progressbar';
+    case 'search':
+      return 'search';
+    case 'section':
+      return a.label || a.labelledby || a.title ? 'region' : 'generic';
+    case 'select': {
+      const s = el as HTMLSelectElement;
+      return s.multiple || s.size > 1 ? 'listbox' : 'combobox';
+    }
+    case 'strong':
+    case 'b':
+      return tag === 'strong' ? 'strong' : 'generic';
+    case 'sub':
+      return 'subscript';
+    case 'sup':
+      return 'superscript';
+    case 'svg':
+      return 'img';
+    case 'table':
+      return 'table';
+    case 'tbody':
+    case 'thead':
+    case 'tfoot':
+      return tableRole(el) === 'none' || tableRole(el) === 'presentation' ? 'none' : 'rowgroup';
+    case 'td':
+      return cellRole(el, false);
+    case 'th':
+      return cellRole(el, true);
+    case 'textarea':
+      return 'textbox';
+    case 'time':
+      return 'time';
+    case 'tr': {
+      const t = tableRole(el);
+      return t === 'none' || t === 'presentation' ? 'none' : 'row';
+    }
+    default:
+      return 'generic';
+  }
+}
+
+/**
+ * The first valid token of the role attribute, or null. none/presentation is ignored on
+ * focusable elements or ones with an aria-label (the ARIA conflict rule).
+ */
+export function explicitRole(el: Element, a: Attrs): string | null {
+  if (!a.role) return null;
+  const list = tokens(strToLower(a.role));
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i]!;
+    if (!ARIA_ROLES.has(r)) continue;
+    if (
+      (r === 'none' || r === 'presentation') &&
+      (a.label || a.labelledby || (el as HTMLElement).tabIndex >= 0)
+    )
+      continue;
+    return r === 'image' ? 'img' : r;
+  }
+  return null;
+}
+
+/** The computed role: explicit if valid, else implicit. */
+export function computeRole(el: Element, tag: string, a: Attrs): string {
+  return explicitRole(el, a) ?? implicitRole(el, tag, a);
+}
+
+/** The heading level (h1–h6, or aria-level, default 2 for role=heading). */
+export function headingLevel(tag: string, a: Attrs): number {
+  const n = a.level ? parseInt(a.level, 10) : NaN;
+  if (n >= 1) return n;
+  const c = tag.length === 2 && tag[0] === 'h' ? tag.charCodeAt(1) - 48 : 0;
+  return c >= 1 && c <= 6 ? c : 2;
+}

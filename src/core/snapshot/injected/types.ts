@@ -1,0 +1,113 @@
+/** Types of the in-page API (`globalThis[Symbol.for('brow.page')]`). The Node side imports these as types only. */
+
+/** One line of the page outline, as built in the page. */
+export interface WalkNode {
+  /** Local element id: stable for this element for the life of this document, never reused; 0 for text-only nodes. */
+  id: number;
+  /** Depth in the emitted outline (skipped generic wrappers do not add depth). */
+  depth: number;
+  /** ARIA role per WAI-ARIA / HTML-AAM, as Chromium exposes it ('generic' for role-less clickables, 'text' for text). */
+  role: string;
+  /** Accessible name per accname 1.2; whitespace collapsed; at most 200 chars. */
+  name: string;
+  /** Own text not represented by emitted children, for roles that do not take their name from content. */
+  text?: string;
+  /** Current value of a control. Never the value of a password field ('••••' when non-empty). */
+  value?: string;
+  /** Heading level. */
+  level?: number;
+  /** checked, mixed, disabled, expanded, collapsed, selected, focused, required, readonly, pressed, invalid, multiselectable, modal. */
+  states: string[];
+  /** Allowed actions, in the order click, fill, type, press, select, check, upload, drag, hover, scroll. */
+  actions: string[];
+  /** Lower-case tag name ('' for text nodes). */
+  tag: string;
+  /** Whitelisted attributes only; values at most 200 chars. */
+  attrs: Record<string, string>;
+  /** getBoundingClientRect x, y, w, h in CSS px of this frame's viewport, rounded. */
+  box: [number, number, number, number];
+  /** Intersects this frame's viewport. */
+  inView: boolean;
+  /** An <iframe>/<frame> element; its document is walked separately. */
+  frame?: true;
+  /** Content that cannot be read ('canvas', 'embed', 'object', 'video', 'audio', 'error: …'). */
+  opaque?: string;
+  /** A role-less element that is clickable (own cursor:pointer, onclick, tabindex>=0, or a click-like listener). */
+  clickable?: true;
+}
+
+/** The viewport of the walked frame. */
+export interface WalkViewport {
+  width: number;
+  height: number;
+  scrollX: number;
+  scrollY: number;
+  scrollWidth: number;
+  scrollHeight: number;
+}
+
+/** The outline of one document at one moment. */
+export interface WalkResult {
+  /** Random per document; changes on every new document. */
+  docKey: string;
+  /** mutations().seq at the time of the walk. */
+  mutationSeq: number;
+  url: string;
+  title: string;
+  viewport: WalkViewport;
+  /** Pre-order. */
+  nodes: WalkNode[];
+  /** maxNodes was reached. */
+  truncated: boolean;
+}
+
+/** Options of walk(). */
+export interface WalkOptions {
+  /** Stop after this many nodes (default 100,000). */
+  maxNodes?: number;
+  /** Walk only this element's subtree (depth restarts at 0). */
+  rootId?: number;
+}
+
+/** The element that covers a hit point. */
+export interface HitCover {
+  id: number;
+  role: string;
+  name: string;
+  tag: string;
+}
+
+/** Result of hitTarget(). */
+export type HitResult = { ok: true } | { ok: false; cover?: HitCover };
+
+/** The current state of one element, same rules as walk(). */
+export interface DescribeResult {
+  role: string;
+  name: string;
+  value?: string;
+  checked?: boolean | 'mixed';
+  states: string[];
+  actions: string[];
+  tag: string;
+}
+
+/** The API object installed once per document. */
+export interface BrowPageApi {
+  version: number;
+  docKey: string;
+  walk(opts?: WalkOptions): WalkResult;
+  /** The live element, or null if unknown or not connected. */
+  element(id: number): Element | null;
+  /** null if alive. */
+  staleReason(id: number): 'detached' | 'unknown' | null;
+  /** Assign an id if the element has none. */
+  idOf(el: Element): number;
+  /** seq increments on any DOM mutation (also in shadow roots) and on input/change events. */
+  mutations(): { seq: number; lastAt: number };
+  /** x, y in this frame's viewport CSS px. */
+  hitTarget(id: number, x: number, y: number): HitResult;
+  describe(id: number): DescribeResult | null;
+}
+
+/** The global symbol key the API is installed under. */
+export const BROW_PAGE_KEY = 'brow.page';

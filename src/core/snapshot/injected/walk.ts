@@ -1,0 +1,495 @@
+/** The outline walk: the composed tree in pre-order, emitting the elements an agent can see or use. */
+import { INLINE_TAGS, descendantPrefix, namePrefix, nameSuffix, namedFromContent } from './accname.js';
+import { readAttrs, type Attrs } from './attrs.js';
+import { idOf } from './ids.js';
+import { observeRoot } from './mutations.js';
+import {
+  SafeSet,
+  computedStyle,
+  docCreateRange,
+  elRect,
+  mathRound,
+  rangeRect,
+  rangeSetEndAfter,
+  rangeSetStartBefore,
+} from './natives.js';
+import { CHILDREN_PRESENTATIONAL, QUIET_ROLES, explicitRole, headingLevel, implicitRole } from './roles.js';
+import { shadowRootOf, slotChildren } from './shadow.js';
+import { CAP, collapse, hasText, tokens } from './text.js';
+import type { WalkNode } from './types.js';
+import { CONTENTS, GONE, INVISIBLE, visibilityOf } from './visibility.js';
+import {
+  actionsOf,
+  hasClickSignal,
+  isDisabled,
+  isEditableRoot,
+  isScrollable,
+  statesOf,
+  valueOf,
+} from './widget.js';
+
+/** Never walked: not rendered content. */
+const SKIP_TAGS = new SafeSet(tokens('script style template head noscript link meta title base'));
+/** Emitted (if at all) without walking their children. */
+const LEAF_TAGS = new SafeSet(
+  tokens(
+    'input textarea select img svg canvas iframe frame embed object video audio math meter progress br hr wbr',
+  ),
+);
+/** Content we cannot read, shown as an opaque line. */
+const OPAQUE: Record<string, string> = {
+  canvas: 'canvas',
+  embed: 'embed',
+  object: 'object',
+  video: 'video',
+  audio: 'audio',
+};
+/** Elements that name their parent (fieldset, table, figure). */
+const CAPTION_TAGS = new SafeSet(tokens('legend caption figcaption'));
+/** Never worth a scrollability check. */
+const NO_SCROLL_CHECK = new SafeSet(tokens('html body tr td th tbody thead tfoot label'));
+
+/** A run of text between block boundaries. */
+interface Segment {
+  text: string;
+  first: Node;
+  last: Node;
+}
+
+/** Where text under the current element goes. */
+interface Ctx {
+  /** The nearest emitted element (null at the top of the walk). */
+  node: WalkNode | null;
+  /** Depth of nodes emitted inside. */
+  depth: number;
+  /** Emitted children so far. */
+  children: number;
+  /** Text of the current segment, uncollapsed. */
+  pending: string;
+  first: Node | null;
+  last: Node | null;
+  /** Finished segments not yet emitted. */
+  segments: Segment[] | null;
+  /** The text is already in an ancestor's name (name from content, or children presentational). */
+  covered: boolean;
+}
+
+function newCtx(node: WalkNode | null, depth: number, covered: boolean): Ctx {
+  return { node, depth, children: 0, pending: '', first: null, last: null, segments: null, covered };
+}
+
+/** Close the current text segment (at a block boundary). */
+function endSegment(ctx: Ctx): void {
+  const text = ctx.pending;
+  if (!text) return;
+  ctx.pending = '';
+  if (hasText(text)) {
+    const seg: Segment = { text, first: ctx.first!, last: ctx.last! };
+    if (ctx.segments) ctx.segments[ctx.segments.length] = seg;
+    else ctx.segments = [seg];
+  }
+  ctx.first = ctx.last = null;
+}
+
+/** Join a string to an accumulated name: inline elements touch, blocks are spaced. */
+function joinContent(acc: string, part: string, inline: boolean): string {
+  if (!part) return acc;
+  return inline ? acc + part : acc + ' ' + part + ' ';
+}
+
+/** One walk of one document (or subtree). */
+export class Walker {
+  readonly nodes: WalkNode[] = [];
+  truncated = false;
+  private readonly vw = innerWidth;
+  private readonly vh = innerHeight;
+  private readonly focused: Element | null;
+  private range: Range | null = null;
+
+  constructor(private readonly max: number) {
+    this.focused = deepActiveElement();
+  }
+
+  /** Walk the subtree of `el` (included); depth starts at 0. */
+  walkFrom(el: Element, parent: Element | null): void {
+    const ctx = newCtx(null, 0, false);
+    this.visitElement(el, ctx, parent, undefined, false);
+    this.flush(ctx);
+  }
+
+  private push(node: WalkNode): boolean {
+    if (this.nodes.length >= this.max) {
+      this.truncated = true;
+      return false;
+    }
+    this.nodes[this.nodes.length] = node;
+    return true;
+  }
+
+  /** A node with a box from a rect. */
+  private node(id: number, depth: number, role: string, name: string, tag: string, r: DOMRect): WalkNode {
+    const x = r.x;
+    const y = r.y;
+    const w = r.width;
+    const h = r.height;
+    return {
+      id,
+      depth,
+      role,
+      name,
+      states: [],
+      actions: [],
+      tag,
+      attrs: {},
+      box: [mathRound(x), mathRound(y), mathRound(w), mathRound(h)],
+      inView: x < this.vw && y < this.vh && x + w > 0 && y + h > 0,
+    };
+  }
+
+  /** Emit the text of a context as text nodes, one per segment. */
+  private flush(ctx: Ctx): void {
+    endSegment(ctx);
+    const segs = ctx.segments;
+    if (!segs) return;
+    ctx.segments = null;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i]!;
+      this.push(this.node(0, ctx.depth, 'text', collapse(seg.text, CAP), '', this.textRect(seg)));
+    }
+  }
+
+  private textRect(seg: Segment): DOMRect {
+    try {
+      const range = (this.range ??= docCreateRange(document));
+      rangeSetStartBefore(range, seg.first);
+      rangeSetEndAfter(range, seg.last);
+      return rangeRect(range);
+    } catch {
+      return new DOMRect();
+    }
+  }
+
+  /** Text of the context as the `text` of its element (it has no emitted children). */
+  private ownText(ctx: Ctx): string {
+    endSegment(ctx);
+    const segs = ctx.segments;
+    if (!segs) return '';
+    let out = '';
+    for (let i = 0; i < segs.length && out.length < CAP; i++) out += (i ? ' ' : '') + segs[i]!.text;
+    return collapse(out, CAP);
+  }
+
+  /** Walk the composed children; returns their text for a name from content when `collect`. */
+  private visitChildren(
+    el: Element,
+    ctx: Ctx,
+    textHidden: boolean,
+    cursor: string | undefined,
+    collect: boolean,
+  ): string {
+    // A closed <details> shows only its summary; loose text in it has no element to check.
+    if (el.localName === 'details' && !(el as HTMLDetailsElement).open) textHidden = true;
+    let content = '';
+    const root = shadowRootOf(el);
+    let n: Node | null;
+    if (root) {
+      observeRoot(root);
+      n = root.firstChild;
+    } else {
+      if (el.localName === 'slot') {
+        const assigned = slotChildren(el as HTMLSlotElement);
+        if (assigned) {
+          for (let i = 0; i < assigned.length && !this.truncated; i++) {
+            const part = this.visitNode(assigned[i]!, ctx, textHidden, el, cursor, collect);
+            if (collect) content += part;
+          }
+          return content;
+        }
+      }
+      n = el.firstChild;
+    }
+    for (; n && !this.truncated; n = n.nextSibling) {
+      const part = this.visitNode(n, ctx, textHidden, el, cursor, collect);
+      if (collect) content += part;
+    }
+    return content;
+  }
+
+  private visitNode(
+    n: Node,
+    ctx: Ctx,
+    textHidden: boolean,
+    parent: Element,
+    cursor: string | undefined,
+    collect: boolean,
+  ): string {
+    const t = n.nodeType;
+    if (t === 1) {
+      const el = n as Element;
+      const part = this.visitElement(el, ctx, parent, cursor, collect);
+      return collect ? joinContent('', part, INLINE_TAGS.has(el.localName)) : '';
+    }
+    if (t !== 3 || textHidden) return '';
+    const data = (n as Text).data;
+    if (!ctx.covered) {
+      ctx.pending += data;
+      if (!ctx.first) ctx.first = n;
+      ctx.last = n;
+    }
+    return data;
+  }
+
+  /** Visit an element; returns its text alternative for an ancestor's name when `collect`. */
+  private visitElement(
+    el: Element,
+    ctx: Ctx,
+    parent: Element | null,
+    parentCursor: string | undefined,
+    collect: boolean,
+  ): string {
+    if (this.truncated) return '';
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) return '';
+    let a: Attrs;
+    let vis;
+    try {
+      a = readAttrs(el);
+      if (a.hidden) return '';
+      vis = visibilityOf(el);
+      if (vis === GONE) return '';
+    } catch {
+      return '';
+    }
+    try {
+      return this.element(
+        el,
+        tag,
+        a,
+        vis === INVISIBLE,
+        vis === CONTENTS,
+        ctx,
+        parent,
+        parentCursor,
+        collect,
+      );
+    } catch (e) {
+      this.flush(ctx);
+      this.push(this.opaqueError(el, tag, ctx.depth, e));
+      return '';
+    }
+  }
+
+  private opaqueError(el: Element, tag: string, depth: number, e: unknown): WalkNode {
+    let id = 0;
+    let reason = 'error';
+    try {
+      id = idOf(el);
+      reason = 'error: ' + collapse(String((e as Error)?.message ?? e), 100);
+    } catch {
+      // keep what we have
+    }
+    const node = this.node(id, depth, 'generic', '', tag, new DOMRect());
+    node.opaque = reason;
+    return node;
+  }
+
+  private element(
+    el: Element,
+    tag: string,
+    a: Attrs,
+    invisible: boolean,
+    contents: boolean,
+    ctx: Ctx,
+    parent: Element | null,
+    parentCursor: string | undefined,
+    collect: boolean,
+  ): string {
+    const explicit = explicitRole(el, a);
+    const rawRole = explicit ?? implicitRole(el, tag, a);
+    let emit = false;
+    let clickable = false;
+    let scrollable = false;
+    let editable = false;
+    let cursor: string | undefined;
+    const opaque = OPAQUE[tag];
+    if (!invisible) {
+      if (
+        !QUIET_ROLES.has(rawRole) ||
+        (explicit !== null && explicit !== 'generic' && explicit !== 'none' && explicit !== 'presentation')
+      ) {
+        emit = true;
+      } else if (opaque !== undefined) {
+        emit = true;
+      } else if (tag !== 'html' && tag !== 'body') {
+        if (a.editable !== null && isEditableRoot(el, a)) editable = emit = true;
+        else if (hasClickSignal(el, a) || (tag === 'label' && this.labelForHidden(el)))
+          clickable = emit = true;
+        else if (tag !== 'label' && !contents) {
+          cursor = computedStyle(el).cursor;
+          if (cursor === 'pointer' && this.parentCursor(parent, parentCursor) !== 'pointer')
+            clickable = emit = true;
+        }
+        if (!emit && a.label !== null && hasText(a.label)) emit = true;
+        if (
+          !emit &&
+          !contents &&
+          !NO_SCROLL_CHECK.has(tag) &&
+          !INLINE_TAGS.has(tag) &&
+          el.firstElementChild &&
+          isScrollable(el)
+        ) {
+          scrollable = emit = true;
+        }
+      }
+    }
+    const role =
+      rawRole === 'none' || rawRole === 'presentation' || (QUIET_ROLES.has(rawRole) && !explicit)
+        ? 'generic'
+        : rawRole;
+    // What this element gives an ancestor's name from content, when asked.
+    const given = collect ? descendantPrefix(el, tag, a, rawRole) : '';
+
+    if (!emit) {
+      if (LEAF_TAGS.has(tag)) {
+        if (tag === 'br' && !ctx.covered) ctx.pending += ' ';
+        return given ?? '';
+      }
+      const block = !INLINE_TAGS.has(tag);
+      if (block && !ctx.covered) endSegment(ctx);
+      // A label's text is its control's name, a legend's or caption's its group's: do not repeat it.
+      const coverLabel =
+        !ctx.covered &&
+        ((tag === 'label' && this.labelNamesVisibleControl(el)) ||
+          (CAPTION_TAGS.has(tag) && this.namesParent(el, ctx)));
+      if (coverLabel) ctx.covered = true;
+      const content = this.visitChildren(el, ctx, invisible, cursor, given === null);
+      if (coverLabel) ctx.covered = false;
+      if (block && !ctx.covered) endSegment(ctx);
+      return given ?? (hasText(content) ? content : (a.title ?? ''));
+    }
+
+    this.flush(ctx);
+    ctx.children++;
+    const prefix = namePrefix(el, tag, a, role);
+    const fromContent = !prefix && namedFromContent(tag, role);
+    const disabled = isDisabled(el, tag, a);
+    if (!scrollable && !LEAF_TAGS.has(tag) && !NO_SCROLL_CHECK.has(tag) && el.firstElementChild)
+      scrollable = isScrollable(el);
+    const node = this.node(idOf(el), ctx.depth, role, prefix, tag, elRect(el));
+    node.states = statesOf(el, tag, role, a, this.focused, disabled);
+    node.actions = actionsOf(el, tag, role, a, { clickable, disabled, scrollable, inDropdown: false });
+    if (a.keep) node.attrs = a.keep;
+    if (role === 'heading') node.level = headingLevel(tag, a);
+    const value = valueOf(el, tag, role, a);
+    if (value !== undefined) node.value = value;
+    if (clickable && role === 'generic') node.clickable = true;
+    if (tag === 'iframe' || tag === 'frame') node.frame = true;
+    if (opaque !== undefined) node.opaque = opaque;
+    if (LEAF_TAGS.has(tag) && !node.name) node.name = nameSuffix(a, role);
+    if (!this.push(node)) return given ?? '';
+
+    if (tag === 'select') {
+      this.options(el as HTMLSelectElement, ctx.depth + 1, role === 'combobox');
+      return given ?? '';
+    }
+    if (LEAF_TAGS.has(tag)) return given ?? '';
+    const covered = ctx.covered || fromContent || editable || CHILDREN_PRESENTATIONAL.has(role);
+    const inner = newCtx(node, ctx.depth + 1, covered);
+    const content = this.visitChildren(el, inner, false, cursor, fromContent || given === null);
+    if (fromContent) node.name = collapse(content, CAP);
+    if (!node.name) node.name = nameSuffix(a, role);
+    if (inner.children === 0) {
+      const text = this.ownText(inner);
+      if (text) node.text = text;
+    } else {
+      this.flush(inner);
+    }
+    return given ?? (hasText(content) ? content : (a.title ?? ''));
+  }
+
+  /** The computed cursor of the parent, computed only when needed. */
+  private parentCursor(parent: Element | null, known: string | undefined): string {
+    if (known !== undefined) return known;
+    return parent ? computedStyle(parent).cursor : 'auto';
+  }
+
+  /** A label whose control is rendered and named by it (so its text would repeat that name). */
+  private labelNamesVisibleControl(label: Element): boolean {
+    const control = (label as HTMLLabelElement).control;
+    if (!control || control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby'))
+      return false;
+    return visibilityOf(control) !== GONE;
+  }
+
+  /** A legend, caption or figcaption that gave its emitted parent the name. */
+  private namesParent(el: Element, ctx: Ctx): boolean {
+    const p = el.parentElement;
+    return (
+      !!ctx.node &&
+      ctx.node.name !== '' &&
+      !!p &&
+      p.localName === ctx.node.tag &&
+      !p.hasAttribute('aria-label') &&
+      !p.hasAttribute('aria-labelledby')
+    );
+  }
+
+  /** A label whose control is not rendered (a styled toggle): the label is what a user clicks. */
+  private labelForHidden(label: Element): boolean {
+    const control = (label as HTMLLabelElement).control;
+    return !!control && visibilityOf(control) === GONE;
+  }
+
+  /** The options of a <select> (and their groups); drop-down options are chosen with `select`. */
+  private options(select: HTMLSelectElement, depth: number, dropdown: boolean): void {
+    for (let c = select.firstElementChild; c && !this.truncated; c = c.nextElementSibling) {
+      const tag = c.localName;
+      if (tag === 'option') this.option(c as HTMLOptionElement, depth, dropdown);
+      else if (tag === 'optgroup') {
+        const a = readAttrs(c);
+        const group = this.node(
+          idOf(c),
+          depth,
+          'group',
+          collapse((c as HTMLOptGroupElement).label, CAP),
+          tag,
+          elRect(c),
+        );
+        if (isDisabled(c, tag, a)) group.states = ['disabled'];
+        if (a.keep) group.attrs = a.keep;
+        if (!this.push(group)) return;
+        for (let o = c.firstElementChild; o && !this.truncated; o = o.nextElementSibling) {
+          if (o.localName === 'option') this.option(o as HTMLOptionElement, depth + 1, dropdown);
+        }
+      }
+    }
+  }
+
+  private option(o: HTMLOptionElement, depth: number, dropdown: boolean): void {
+    const a = readAttrs(o);
+    if (a.hidden || o.hidden) return;
+    const disabled = isDisabled(o, 'option', a);
+    const name = namePrefix(o, 'option', a, 'option') || collapse(o.label, CAP) || nameSuffix(a, 'option');
+    const node = this.node(idOf(o), depth, 'option', name, 'option', elRect(o));
+    node.states = statesOf(o, 'option', 'option', a, this.focused, disabled);
+    node.actions = actionsOf(o, 'option', 'option', a, {
+      clickable: false,
+      disabled,
+      scrollable: false,
+      inDropdown: dropdown,
+    });
+    if (a.keep) node.attrs = a.keep;
+    this.push(node);
+  }
+}
+
+/** The focused element, through shadow roots. */
+export function deepActiveElement(): Element | null {
+  let f = document.activeElement;
+  for (let i = 0; f && i < 64; i++) {
+    const inner = shadowRootOf(f)?.activeElement;
+    if (!inner || inner === f) break;
+    f = inner;
+  }
+  return f;
+}

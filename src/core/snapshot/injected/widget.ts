@@ -1,0 +1,200 @@
+/** States, values and allowed actions of an element, from its tag, role and attributes. */
+import type { Attrs } from './attrs.js';
+import { selectedLabels } from './accname.js';
+import { SafeSet, computedStyle, elMatches } from './natives.js';
+import { hasClickListener } from './patches.js';
+import { CAP, cap, collapse, tokens } from './text.js';
+
+const FORM_CONTROLS = new SafeSet(tokens('button input select textarea optgroup option fieldset'));
+const NON_TEXT_INPUTS = new SafeSet(
+  tokens('checkbox radio button submit reset image file hidden range color'),
+);
+const CHECKABLE_ROLES = new SafeSet(tokens('checkbox radio switch menuitemcheckbox menuitemradio'));
+const CLICK_ROLES = new SafeSet(
+  tokens('button link menuitem menuitemcheckbox menuitemradio tab treeitem option combobox listbox gridcell'),
+);
+const TEXT_ROLES = new SafeSet(tokens('textbox searchbox'));
+const RANGE_ROLES = new SafeSet(tokens('slider spinbutton progressbar meter scrollbar'));
+
+/** A text-entry control (input of a text type, textarea, or a contenteditable root). */
+export function isTextEntry(el: Element, tag: string, a: Attrs): boolean {
+  if (tag === 'input') return !NON_TEXT_INPUTS.has((el as HTMLInputElement).type);
+  if (tag === 'textarea') return true;
+  return isEditableRoot(el, a);
+}
+
+/** The root of a contenteditable region (not a descendant of one). */
+export function isEditableRoot(el: Element, a: Attrs): boolean {
+  if (a.editable === null || a.editable === 'false') return false;
+  const p = el.parentElement as HTMLElement | null;
+  return (el as HTMLElement).isContentEditable && !(p && p.isContentEditable);
+}
+
+/** Whether the control is disabled (native :disabled, including a disabled fieldset, or aria-disabled). */
+export function isDisabled(el: Element, tag: string, a: Attrs): boolean {
+  return a.disabled || (FORM_CONTROLS.has(tag) && elMatches(el, ':disabled'));
+}
+
+/** checked state: true, false, 'mixed', or undefined when the role is not checkable. */
+export function checkedOf(el: Element, tag: string, role: string, a: Attrs): boolean | 'mixed' | undefined {
+  if (tag === 'input') {
+    const input = el as HTMLInputElement;
+    if (input.type === 'checkbox' || input.type === 'radio') {
+      if (input.indeterminate && input.type === 'checkbox') return 'mixed';
+      return input.checked;
+    }
+  }
+  if (!CHECKABLE_ROLES.has(role) && role !== 'treeitem') return undefined;
+  if (a.checked === 'mixed') return 'mixed';
+  if (a.checked === 'true') return true;
+  return CHECKABLE_ROLES.has(role) ? false : undefined;
+}
+
+/** The states of an element, in a fixed order. */
+export function statesOf(
+  el: Element,
+  tag: string,
+  role: string,
+  a: Attrs,
+  focused: Element | null,
+  disabled: boolean,
+): string[] {
+  const s: string[] = [];
+  const checked = checkedOf(el, tag, role, a);
+  if (checked === true) s[s.length] = 'checked';
+  else if (checked === 'mixed') s[s.length] = 'mixed';
+  if (disabled) s[s.length] = 'disabled';
+  let expanded = a.expanded;
+  if (expanded === null && tag === 'summary') {
+    const details = el.parentElement;
+    if (details && details.localName === 'details')
+      expanded = (details as HTMLDetailsElement).open ? 'true' : 'false';
+  }
+  if (expanded === 'true') s[s.length] = 'expanded';
+  else if (expanded === 'false') s[s.length] = 'collapsed';
+  if (a.selected === 'true' || (tag === 'option' && (el as HTMLOptionElement).selected))
+    s[s.length] = 'selected';
+  if (el === focused) s[s.length] = 'focused';
+  if (
+    a.required ||
+    ((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required)
+  ) {
+    s[s.length] = 'required';
+  }
+  if (a.readonly || ((tag === 'input' || tag === 'textarea') && (el as HTMLInputElement).readOnly))
+    s[s.length] = 'readonly';
+  if (a.pressed === 'true' || a.pressed === 'mixed') s[s.length] = 'pressed';
+  if (
+    a.invalid ||
+    ((tag === 'input' || tag === 'select' || tag === 'textarea') && elMatches(el, ':user-invalid'))
+  ) {
+    s[s.length] = 'invalid';
+  }
+  if (a.multiselectable || (tag === 'select' && (el as HTMLSelectElement).multiple))
+    s[s.length] = 'multiselectable';
+  if (a.modal || (tag === 'dialog' && elMatches(el, ':modal'))) s[s.length] = 'modal';
+  return s;
+}
+
+/** The current value of a control; never a password (a mask instead); undefined when none. */
+export function valueOf(el: Element, tag: string, role: string, a: Attrs): string | undefined {
+  let v: string | undefined;
+  if (tag === 'input') {
+    const input = el as HTMLInputElement;
+    const type = input.type;
+    if (type === 'password') return input.value ? '••••' : undefined;
+    if (type === 'file') {
+      const files = input.files;
+      let names = '';
+      for (let i = 0; files && i < files.length; i++)
+        names = names ? names + ', ' + files[i]!.name : files[i]!.name;
+      v = names;
+    } else if (!NON_TEXT_INPUTS.has(type) || type === 'range' || type === 'color') v = input.value;
+  } else if (tag === 'textarea') v = (el as HTMLTextAreaElement).value;
+  else if (tag === 'select') v = selectedLabels(el as HTMLSelectElement);
+  else if (RANGE_ROLES.has(role) && (a.valuetext !== null || a.valuenow !== null))
+    v = a.valuetext ?? a.valuenow ?? '';
+  else if (tag === 'progress' || tag === 'meter') v = String((el as HTMLProgressElement).value);
+  else if (isEditableRoot(el, a)) v = collapse(el.textContent ?? '', CAP);
+  return v ? cap(v) : undefined;
+}
+
+/** Cheap click signals of a role-less element: onclick, tabindex ≥ 0, or a recorded listener. */
+export function hasClickSignal(el: Element, a: Attrs): boolean {
+  if (a.onclick) return true;
+  if (a.tabindex !== null && (el as HTMLElement).tabIndex >= 0) return true;
+  if (hasClickListener(el)) return true;
+  return typeof (el as HTMLElement).onclick === 'function';
+}
+
+/** A scroll container with something to scroll (overflow auto/scroll and content larger than the box). */
+export function isScrollable(el: Element): boolean {
+  const y = el.scrollHeight > el.clientHeight;
+  const x = el.scrollWidth > el.clientWidth;
+  if (!x && !y) return false;
+  const cs = computedStyle(el);
+  if (y && scrolls(cs.overflowY)) return true;
+  return x && scrolls(cs.overflowX);
+}
+
+function scrolls(overflow: string): boolean {
+  return overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay';
+}
+
+/** What an element offers, for the actions list. */
+export interface ActionFlags {
+  clickable: boolean;
+  disabled: boolean;
+  scrollable: boolean;
+  /** An <option> of a drop-down <select> (chosen with select on the combobox). */
+  inDropdown: boolean;
+}
+
+/** Allowed actions in the fixed order click, fill, type, press, select, check, upload, drag, hover, scroll. */
+export function actionsOf(el: Element, tag: string, role: string, a: Attrs, f: ActionFlags): string[] {
+  let click = false;
+  let fill = false;
+  let type = false;
+  let press = false;
+  let select = false;
+  let check = false;
+  let upload = false;
+  let hover = false;
+  let scroll = f.scrollable;
+  let control = false;
+  const inputType = tag === 'input' ? (el as HTMLInputElement).type : '';
+  if (inputType === 'file') {
+    upload = click = scroll = control = true;
+  } else if (tag === 'select') {
+    select = click = scroll = control = true;
+  } else if (inputType === 'range') {
+    click = fill = press = hover = scroll = control = true;
+  } else if (isTextEntry(el, tag, a) || TEXT_ROLES.has(role)) {
+    click = fill = type = press = scroll = control = true;
+  } else if (CHECKABLE_ROLES.has(role)) {
+    click = check = hover = scroll = control = true;
+  } else if (role === 'slider' || role === 'spinbutton') {
+    click = press = hover = scroll = control = true;
+  } else if (tag === 'option' && f.inDropdown) {
+    control = true;
+  } else if (CLICK_ROLES.has(role) || f.clickable || tag === 'summary') {
+    click = hover = scroll = control = true;
+  }
+  if (f.disabled && control && !(tag === 'option' && f.inDropdown)) {
+    click = fill = type = press = select = check = upload = false;
+    hover = scroll = true;
+  }
+  const drag = a.draggable && !f.disabled;
+  const out: string[] = [];
+  if (click) out[out.length] = 'click';
+  if (fill) out[out.length] = 'fill';
+  if (type) out[out.length] = 'type';
+  if (press) out[out.length] = 'press';
+  if (select) out[out.length] = 'select';
+  if (check) out[out.length] = 'check';
+  if (upload) out[out.length] = 'upload';
+  if (drag) out[out.length] = 'drag';
+  if (hover || drag) out[out.length] = 'hover';
+  if (scroll || drag) out[out.length] = 'scroll';
+  return out;
+}
