@@ -1,12 +1,14 @@
 /** Every capability, declared once. Doors derive their tools, routes and commands from this list. */
 import * as actions from './actions.js';
+import * as attach from './attach.js';
 import type { AnyCapability } from './define.js';
 import * as navigation from './navigation.js';
+import * as observe from './observe.js';
 import * as pages from './pages.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
 
-const modules: Record<string, unknown>[] = [sessions, pages, navigation, snapshot, actions];
+const modules: Record<string, unknown>[] = [sessions, attach, pages, navigation, snapshot, actions, observe];
 
 const isCapability = (v: unknown): v is AnyCapability =>
   typeof v === 'object' && v !== null && 'name' in v && 'handle' in v && 'input' in v;

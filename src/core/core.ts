@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession } from 'puppeteer-core';
 import { BrowserPool, type BrowserHost } from './browser/browser-pool.js';
+import { AttachRegistry, targetIdOf, type TabInfo } from './browser/attach.js';
 import { trackDownloads, type DownloadOwner } from './observe/downloads.js';
 import { frameIdOf } from './snapshot/snapshot.js';
 import { resolveConfig, type BrowConfig, type BrowConfigInput } from './config.js';
@@ -27,7 +28,10 @@ export class BrowCore {
   readonly events = new EventBus();
   readonly sessions = new Map<string, Session>();
   private readonly ended = new Map<string, StopReason>();
+  /** Pages that went away, and why: so their ids answer page_closed / browser_crashed, not page_not_found. */
+  private readonly endedPages = new Map<string, 'closed' | StopReason>();
   private readonly pool: BrowserPool;
+  readonly attach = new AttachRegistry();
   private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
   private readonly dataDir: string;
   private readonly ownsDataDir: boolean;
@@ -76,6 +80,10 @@ export class BrowCore {
           eventsEnabled: true,
         })
         .catch(() => undefined);
+      session.onPageGone = (pageId, why) => {
+        this.endedPages.set(pageId, why);
+        if (this.endedPages.size > 5000) this.endedPages.delete(this.endedPages.keys().next().value as string);
+      };
       this.sessions.set(session.id, session);
       session.start((s, reason) => this.onSessionStopped(s, reason));
       void host.disconnected.then(() => session.stop('crashed'));
@@ -119,6 +127,80 @@ export class BrowCore {
       }
     }
     return null;
+  }
+
+  /**
+   * Attach a session to a running browser over CDP: a fresh tab it owns, or an adopted tab found
+   * by URL substring (one session per tab). Off unless allow_attach.
+   */
+  async attachSession(input: {
+    cdp_url: string;
+    adopt_url_substring?: string;
+    read_only?: boolean;
+    owner?: string | null;
+  }): Promise<{ session: Session; adopted: boolean }> {
+    this.assertAttachAllowed();
+    if (this.sessions.size + this.starting >= this.config.max_sessions) {
+      throw new BrowserError('resource_limit', `The session cap (${this.config.max_sessions}) is reached.`);
+    }
+    this.starting += 1;
+    try {
+      const host = await this.attach.acquire(input.cdp_url);
+      let session: Session | null = null;
+      try {
+        const options: SessionOptions = {
+          headless: false,
+          readOnly: input.read_only ?? false,
+          incognito: false,
+          viewport: this.config.viewport,
+          ttlMs: null,
+          dialogPolicy: this.config.dialog_policy,
+          owner: input.owner ?? null,
+          attached: {
+            cdpUrl: input.cdp_url,
+            release: (h) => this.attach.release(h),
+            unclaim: (id) => this.attach.unclaim(id),
+          },
+        };
+        session = new Session(host, host.browser.defaultBrowserContext(), options, this.config, this.events, this.dataDir);
+        const s = session;
+        s.onPageGone = (pageId, why) => this.endedPages.set(pageId, why);
+        this.sessions.set(s.id, s);
+        s.start((x, reason) => this.onSessionStopped(x, reason));
+        void host.disconnected.then(() => s.stop('crashed'));
+        let adopted = false;
+        if (input.adopt_url_substring) {
+          const tab = await this.attach.findTab(host, input.adopt_url_substring);
+          this.attach.claim(targetIdOf(tab.target()), s.id);
+          await s.openPage(null, tab, true);
+          adopted = true;
+        } else {
+          await s.openPage();
+        }
+        this.events.emit('session-started', s.id, { url: s.pages.values().next().value?.url() ?? '', headless: false, read_only: options.readOnly, attached: true });
+        return { session: s, adopted };
+      } catch (e) {
+        if (session) await session.stop('stopped');
+        else await this.attach.release(host);
+        throw e;
+      }
+    } finally {
+      this.starting -= 1;
+    }
+  }
+
+  /** Tabs of a running browser, with which are adopted. */
+  listTabs(cdpUrl: string): Promise<TabInfo[]> {
+    this.assertAttachAllowed();
+    return this.attach.listTabs(cdpUrl);
+  }
+
+  private assertAttachAllowed(): void {
+    if (!this.config.allow_attach) {
+      throw new BrowserError('attach_disabled', 'Attaching to a running browser is disabled.', {
+        hint: 'Set allow_attach: true in brow.config.json (or BROW_ALLOW_ATTACH=1) to let brow reach your browser.',
+      });
+    }
   }
 
   private onSessionStopped(s: Session, reason: StopReason): void {
@@ -173,7 +255,7 @@ export class BrowCore {
   resolvePage(pageId?: string, sessionId?: string): BrowPage {
     if (pageId) {
       const p = this.findPage(pageId);
-      if (!p) throw new BrowserError('page_not_found', `No open page ${pageId}.`);
+      if (!p) throw this.missingPage(pageId);
       p.assertOpen();
       if (sessionId && p.session.id !== sessionId) {
         throw new BrowserError('page_not_found', `Page ${pageId} is not in session ${sessionId}.`);
@@ -188,6 +270,14 @@ export class BrowCore {
       });
     }
     return this.touchPage(p);
+  }
+
+  private missingPage(pageId: string): BrowserError {
+    const why = this.endedPages.get(pageId);
+    if (why === 'crashed') return new BrowserError('browser_crashed', `The browser of page ${pageId} died.`);
+    if (why === 'closed') return new BrowserError('page_closed', `Page ${pageId} was closed.`);
+    if (why) return new BrowserError('session_closed', `The session of page ${pageId} has ended (${why}).`);
+    return new BrowserError('page_not_found', `No open page ${pageId}.`);
   }
 
   private touchPage(p: BrowPage): BrowPage {

@@ -8,6 +8,7 @@ import { RefRegistry } from '../snapshot/ref-registry.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Pagination } from '../snapshot/list-elements.js';
 import { pageScriptSource } from '../snapshot/page-script.js';
+import { keepRequest } from '../read/request-bodies.js';
 import type { Session } from './session.js';
 
 export interface PendingDialog {
@@ -37,10 +38,14 @@ export class BrowPage {
   private detach: () => void = () => undefined;
   private dialogWaiters = new Set<(d: DialogRecord) => void>();
 
+  private scriptId: string | null = null;
+
   constructor(
     readonly session: Session,
     readonly raw: Page,
     readonly openerPageId: string | null = null,
+    /** A person's tab adopted over CDP: released untouched, never closed by brow. */
+    readonly adopted = false,
   ) {}
 
   /** Wire observers and the in-page script; called once before the page is used. */
@@ -53,6 +58,7 @@ export class BrowPage {
       network: s.network,
       events: s.events,
       dialogPolicy: () => s.dialogPolicy,
+      onRequest: (req, entry) => keepRequest(s, req, entry.seq),
       onDialog: (record, dialog) => {
         this.dialogLog.push(record);
         if (this.dialogLog.length > 20) this.dialogLog.shift();
@@ -70,7 +76,7 @@ export class BrowPage {
       }
     });
     this.raw.on('close', () => this.markClosed());
-    await this.raw.evaluateOnNewDocument(pageScriptSource());
+    this.scriptId = (await this.raw.evaluateOnNewDocument(pageScriptSource())).identifier;
     if (viewport) await this.raw.setViewport({ ...viewport, deviceScaleFactor: 1 });
   }
 
@@ -138,6 +144,14 @@ export class BrowPage {
     this.closed = true;
     this.detach();
     this.session.forgetPage(this);
+  }
+
+  /** Let go of an adopted tab: listeners, our init script and CDP session go; the tab stays as it is. */
+  async release(): Promise<void> {
+    if (this.closed) return;
+    this.markClosed();
+    if (this.scriptId) await this.raw.removeScriptToEvaluateOnNewDocument(this.scriptId).catch(() => undefined);
+    await this.cdp?.detach().catch(() => undefined);
   }
 
   /** Close the tab; beforeunload handlers never hold it open. */

@@ -22,6 +22,8 @@ export interface SessionOptions {
   dialogPolicy: 'accept' | 'dismiss' | 'report';
   /** Who owns it (an HTTP MCP client, a CLI profile…); null = shared. */
   owner: string | null;
+  /** Attached to a person's browser over CDP: stop releases instead of closing. */
+  attached?: { cdpUrl: string; release(host: BrowserHost): Promise<void>; unclaim(targetId: string): void };
 }
 
 export class Session {
@@ -42,6 +44,8 @@ export class Session {
   private idleTimer: NodeJS.Timeout | null = null;
   private ttlTimer: NodeJS.Timeout | null = null;
   private onStop: (s: Session, reason: StopReason) => void = () => undefined;
+  /** Told when a page goes away (closed by a caller, by the page, or with the session). */
+  onPageGone: (pageId: string, why: 'closed' | StopReason) => void = () => undefined;
 
   constructor(
     readonly host: BrowserHost,
@@ -81,14 +85,14 @@ export class Session {
   }
 
   /** Open a new tab in this session. */
-  async openPage(opener: BrowPage | null = null, existing?: Page): Promise<BrowPage> {
+  async openPage(opener: BrowPage | null = null, existing?: Page, adopted = false): Promise<BrowPage> {
     if (this.pages.size >= this.config.max_pages_per_session) {
       throw new BrowserError('resource_limit', `Session ${this.id} already has ${this.pages.size} pages.`, {
         hint: 'Close pages you no longer need with browser_close_page.',
       });
     }
     const raw = existing ?? (await this.context.newPage());
-    const page = new BrowPage(this, raw, opener?.id ?? null);
+    const page = new BrowPage(this, raw, opener?.id ?? null, adopted);
     this.pages.set(page.id, page);
     raw.on('popup', (popup) => {
       if (popup && !this.closed) void this.adoptPopup(page, popup);
@@ -116,7 +120,9 @@ export class Session {
   }
 
   forgetPage(page: BrowPage): void {
-    this.pages.delete(page.id);
+    if (!this.pages.delete(page.id)) return;
+    const crashed = this.host.dead || !this.host.browser.connected;
+    this.onPageGone(page.id, this.stopReason ?? (crashed ? 'crashed' : 'closed'));
     if (this.activePageId === page.id) this.activePageId = [...this.pages.keys()].pop() ?? null;
     this.events.emit('page-closed', this.id, { page_id: page.id });
   }
@@ -128,8 +134,30 @@ export class Session {
     this.stopReason = reason;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.ttlTimer) clearTimeout(this.ttlTimer);
-    for (const p of this.pages.values()) p.closed = true;
+    for (const p of this.pages.values()) {
+      p.closed = true;
+      this.onPageGone(p.id, reason);
+    }
     this.onStop(this, reason);
+    const attached = this.options.attached;
+    if (attached) {
+      // a person's browser: close only tabs brow opened, release adopted ones untouched
+      const pages = [...this.pages.values()];
+      this.pages.clear();
+      await Promise.all(
+        pages.map(async (p) => {
+          if (p.adopted) {
+            attached.unclaim((p.raw.target() as unknown as { _targetId: string })._targetId);
+            p.closed = false;
+            await p.release();
+          } else if (reason !== 'crashed') {
+            await p.raw.close({ runBeforeUnload: false }).catch(() => undefined);
+          }
+        }),
+      );
+      await attached.release(this.host);
+      return true;
+    }
     if (reason !== 'crashed') await this.context.close().catch(() => undefined);
     return true;
   }

@@ -1,0 +1,56 @@
+/** Attach to a person's running Chrome over CDP (off unless allow_attach). */
+import { z } from 'zod';
+import { navigate } from '../core/session/navigate.js';
+import { pageRecord, timeoutMs } from './common.js';
+import { defineCapability } from './define.js';
+
+const cdpUrl = z
+  .string()
+  .min(1)
+  .describe('CDP endpoint of a running Chrome: http://127.0.0.1:9222 (started with --remote-debugging-port) or ws://…');
+
+export const attachSession = defineCapability({
+  name: 'browser_attach_session',
+  title: "Attach to a person's browser",
+  description:
+    'Bind a session to a running Chrome over CDP: open a fresh tab the session owns, or adopt an existing tab by URL substring (one session per tab). Stopping closes only a tab brow opened and releases an adopted one untouched. Off unless allow_attach.',
+  group: 'sessions',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['cdp_url'],
+  input: z.object({
+    cdp_url: cdpUrl,
+    adopt_url_substring: z.string().min(1).optional().describe('Adopt the open tab whose URL contains this text'),
+    url: z.string().optional().describe('URL to open in the fresh tab (ignored when adopting)'),
+    read_only: z.boolean().optional().describe('Inspection only: refuse actions, scripts and style writes'),
+  }),
+  async handle(input, ctx) {
+    const { session, adopted } = await ctx.core.attachSession({ ...input, owner: ctx.owner });
+    const page = session.pages.values().next().value!;
+    if (input.url && !adopted) {
+      await page.exclusive(() => navigate(page, input.url!, 'load', timeoutMs(ctx, undefined)));
+    }
+    ctx.core.lastPageId = page.id;
+    return {
+      text: `${adopted ? 'Adopted' : 'Opened'} tab ${page.id} (${page.url()}) in session ${session.id} attached to ${input.cdp_url}${session.readOnly ? ' (read-only)' : ''}.`,
+      data: { session_id: session.id, page_id: page.id, url: page.url(), read_only: session.readOnly, adopted, page: pageRecord(page) },
+    };
+  },
+});
+
+export const listTabs = defineCapability({
+  name: 'browser_list_tabs',
+  title: 'List tabs of a running browser',
+  description: 'List the open tabs of a running Chrome at a CDP endpoint, with which are already adopted. Read-only; off unless allow_attach.',
+  group: 'sessions',
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  positional: ['cdp_url'],
+  input: z.object({ cdp_url: cdpUrl }),
+  async handle(input, ctx) {
+    const tabs = await ctx.core.listTabs(input.cdp_url);
+    const text =
+      tabs.length === 0
+        ? 'No tabs.'
+        : tabs.map((t) => `${t.adopted ? '[adopted] ' : ''}${t.url}${t.title ? ` — ${t.title}` : ''}`).join('\n');
+    return { text, data: { tabs } };
+  },
+});

@@ -1,0 +1,58 @@
+/** Start a separate Chromium with remote debugging, as a person would, for attach tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface DebugChromium {
+  cdpUrl: string;
+  port: number;
+  userDataDir: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startDebugChromium(urls: string[] = ['about:blank']): Promise<DebugChromium> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'brow-person-'));
+  const args = [
+    '--headless=new',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${userDataDir}`,
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-gpu',
+    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ...urls,
+  ];
+  const proc = spawn('/usr/bin/chromium', args, { stdio: 'ignore' });
+  const portFile = join(userDataDir, 'DevToolsActivePort');
+  const t0 = Date.now();
+  while (!existsSync(portFile) || readFileSync(portFile, 'utf8').split('\n').length < 2) {
+    if (Date.now() - t0 > 20_000) throw new Error('Chromium did not open its debugging port');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
+  return {
+    cdpUrl: `http://127.0.0.1:${port}`,
+    port,
+    userDataDir,
+    proc,
+    stop: async () => {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        if (proc.exitCode === null) proc.kill('SIGKILL');
+      }
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The page targets of a debug Chromium, from /json/list. */
+export async function listTargets(cdpUrl: string): Promise<{ id: string; url: string; type: string }[]> {
+  const res = await fetch(`${cdpUrl}/json/list`);
+  return ((await res.json()) as { id: string; url: string; type: string }[]).filter((t) => t.type === 'page');
+}
