@@ -1,0 +1,221 @@
+/** What a session's pages said: console entries and requests, from the session's ring buffers. */
+import { z } from 'zod';
+import { BrowserError } from '../core/errors.js';
+import { consoleLine, networkLine, readConsole, readNetwork } from '../core/read/logs.js';
+import { requestBodies, type BodyPart } from '../core/read/request-bodies.js';
+import type { Session } from '../core/session/session.js';
+import { sessionIdField } from './common.js';
+import { defineCapability, type CapabilityContext } from './define.js';
+
+const readAnnotations = { readOnly: true, destructive: false, idempotent: false };
+
+const common = {
+  page_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Only entries of this page; omit (with session_id) for every page of the session'),
+  session_id: sessionIdField,
+  since_seq: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Only entries after this seq (the last_seq of an earlier read)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .describe('Most entries to return; the newest are kept (1..500)'),
+  clear: z
+    .boolean()
+    .default(false)
+    .describe('After this read, later reads of this page (or session) start after the current last_seq'),
+};
+
+/** The buffer a read means: one page's entries, or a whole session's. */
+function scopeOf(
+  ctx: CapabilityContext,
+  input: { page_id?: string | undefined; session_id?: string | undefined },
+) {
+  if (input.page_id) {
+    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    return { session: page.session, pageId: page.id as string | null };
+  }
+  const session: Session | null = input.session_id
+    ? ctx.core.session(input.session_id)
+    : ctx.core.defaultSession();
+  if (!session) {
+    throw new BrowserError('session_not_found', 'No session is running, so nothing was recorded.', {
+      hint: 'Open a page with browser_open_page first.',
+    });
+  }
+  session.touch();
+  return { session, pageId: null };
+}
+
+function header(
+  kind: string,
+  r: { returned_count: number; total_count: number; last_seq: number; dropped: number },
+) {
+  const lines = [`${r.returned_count} of ${r.total_count} matching ${kind} entries; last_seq ${r.last_seq}.`];
+  if (r.returned_count < r.total_count)
+    lines.push(`(older matches left out: raise limit or page with since_seq)`);
+  if (r.dropped > 0) lines.push(`(${r.dropped} older entries were dropped by the buffer cap)`);
+  return lines;
+}
+
+export const readConsoleCap = defineCapability({
+  name: 'browser_read_console',
+  title: 'Read console messages',
+  description:
+    'Console messages and uncaught exceptions the session recorded (also from iframes). Filter by level or a regex on the text; page with since_seq.',
+  group: 'observe',
+  annotations: readAnnotations,
+  input: z.object({
+    ...common,
+    pattern: z.string().optional().describe('Regular expression on the message text (case-insensitive)'),
+    level: z
+      .enum(['log', 'info', 'warning', 'error', 'debug', 'exception'])
+      .optional()
+      .describe('Only this level; "error" includes uncaught exceptions'),
+  }),
+  async handle(input, ctx) {
+    const { session, pageId } = scopeOf(ctx, input);
+    const r = readConsole(session, {
+      pageId,
+      pattern: input.pattern,
+      level: input.level,
+      sinceSeq: input.since_seq,
+      limit: input.limit,
+      clear: input.clear,
+    });
+    const body = r.entries.length === 0 ? ['(no console entries match)'] : r.entries.map(consoleLine);
+    const text = [...header('console', r), '<page-content>', ...body, '</page-content>'].join('\n');
+    return {
+      text,
+      data: {
+        session_id: session.id,
+        ...(pageId ? { page_id: pageId } : {}),
+        ...r,
+        console_entries: r.entries,
+      },
+    };
+  },
+});
+
+function bodyText(label: string, b: BodyPart | null, error?: string): string[] {
+  if (error) return [`${label}: (${error})`];
+  if (!b) return [`${label}: (none)`];
+  const note = `${b.bytes} bytes${b.encoding === 'base64' ? ', base64' : ''}${b.truncated ? ', truncated' : ''}`;
+  return [`${label} (${note}):`, b.body];
+}
+
+export const readNetworkCap = defineCapability({
+  name: 'browser_read_network',
+  title: 'Read network requests',
+  description:
+    'Requests the session recorded (also from iframes), with status and timing. failed_only=true is the fast path to what broke. Pass seq (and include_body) for one request in detail.',
+  group: 'observe',
+  annotations: readAnnotations,
+  input: z.object({
+    ...common,
+    pattern: z.string().optional().describe('Regular expression on the URL (case-insensitive)'),
+    failed_only: z
+      .boolean()
+      .default(false)
+      .describe('Only requests that failed: a network error or HTTP status ≥ 400'),
+    seq: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('One entry in detail: its headers (and bodies with include_body)'),
+    include_body: z
+      .boolean()
+      .default(false)
+      .describe('With seq: also the request and response bodies (text up to 100,000 chars)'),
+  }),
+  async handle(input, ctx) {
+    const { session, pageId } = scopeOf(ctx, input);
+    if (input.include_body && input.seq === undefined) {
+      throw new BrowserError(
+        'invalid_request',
+        'include_body needs seq: bodies are read one request at a time.',
+        {
+          hint: 'Read the network log, then call again with {"seq": <entry seq>, "include_body": true}.',
+        },
+      );
+    }
+    if (input.seq !== undefined) {
+      const seq = input.seq;
+      const entry = session.network.read((e) => e.seq === seq)[0];
+      if (!entry) {
+        throw new BrowserError('invalid_request', `No network entry #${seq} in session ${session.id}.`, {
+          hint: 'Use a seq from a recent browser_read_network answer (old entries leave the buffer).',
+        });
+      }
+      const detail = await requestBodies(session, seq).catch((e) => {
+        if (input.include_body) throw e;
+        return null;
+      });
+      const bodies =
+        input.include_body && detail
+          ? {
+              request_body: detail.request_body,
+              response_body: detail.response_body,
+              ...(detail.response_body_error ? { response_body_error: detail.response_body_error } : {}),
+            }
+          : {};
+      const text = [
+        networkLine(entry),
+        '<page-content>',
+        ...(detail
+          ? [
+              `Request headers: ${JSON.stringify(detail.request_headers)}`,
+              `Response headers: ${JSON.stringify(detail.response_headers)}`,
+            ]
+          : ['(headers are no longer kept for this entry)']),
+        ...(input.include_body && detail
+          ? [
+              ...bodyText('Request body', detail.request_body),
+              ...bodyText('Response body', detail.response_body, detail.response_body_error),
+            ]
+          : []),
+        '</page-content>',
+      ].join('\n');
+      return {
+        text,
+        data: {
+          session_id: session.id,
+          entry,
+          ...(detail
+            ? { request_headers: detail.request_headers, response_headers: detail.response_headers }
+            : {}),
+          ...bodies,
+        },
+      };
+    }
+    const r = readNetwork(session, {
+      pageId,
+      pattern: input.pattern,
+      failedOnly: input.failed_only,
+      sinceSeq: input.since_seq,
+      limit: input.limit,
+      clear: input.clear,
+    });
+    const body = r.entries.length === 0 ? ['(no requests match)'] : r.entries.map(networkLine);
+    const text = [...header('network', r), '<page-content>', ...body, '</page-content>'].join('\n');
+    return {
+      text,
+      data: {
+        session_id: session.id,
+        ...(pageId ? { page_id: pageId } : {}),
+        ...r,
+        network_entries: r.entries,
+      },
+    };
+  },
+});
