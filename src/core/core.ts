@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CDPSession } from 'puppeteer-core';
+import type { Browser, CDPSession } from 'puppeteer-core';
 import { BrowserPool, type BrowserHost } from './browser/browser-pool.js';
 import { AttachRegistry, targetIdOf, type TabInfo } from './browser/attach.js';
 import { trackDownloads, type DownloadOwner } from './observe/downloads.js';
@@ -31,6 +31,7 @@ export class BrowCore {
   /** Pages that went away, and why: so their ids answer page_closed / browser_crashed, not page_not_found. */
   private readonly endedPages = new Map<string, 'closed' | StopReason>();
   private readonly pool: BrowserPool;
+  private readonly closeHooks = new Set<() => Promise<void>>();
   readonly attach = new AttachRegistry();
   private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
   private readonly dataDir: string;
@@ -286,9 +287,22 @@ export class BrowCore {
     return p;
   }
 
+  /** The shared launched Chromium (started on first use); the seed-000 `browser` tool opens its headless tabs in it. */
+  async sharedBrowser(): Promise<Browser> {
+    if (this.closing) throw new BrowserError('session_closed', 'brow is shutting down.');
+    return (await this.pool.acquire(this.config.headless)).browser;
+  }
+
+  /** Run fn first when the core closes (tool tabs, workers); returns the unregister function. */
+  onClose(fn: () => Promise<void>): () => void {
+    this.closeHooks.add(fn);
+    return () => void this.closeHooks.delete(fn);
+  }
+
   /** Stop every session and the shared browser; removes brow's temp data. */
   async close(): Promise<void> {
     this.closing = true;
+    await Promise.all([...this.closeHooks].map((fn) => fn().catch(() => undefined)));
     await Promise.all([...this.sessions.values()].map((s) => s.stop('shutdown')));
     await this.pool.close();
     if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
