@@ -233,9 +233,13 @@ export function namedFromContent(tag: string, role: string): boolean {
   return NAME_FROM_CONTENT.has(role) && !NO_CONTENT_TAGS.has(tag);
 }
 
-/** The last name sources: title, then placeholder for text fields. */
-export function nameSuffix(a: Attrs, role: string): string {
-  if (a.title && hasText(a.title)) return collapse(a.title, CAP);
+/**
+ * The last name sources: title, then placeholder for text fields. Like Chromium, a generic element
+ * that cannot take focus is not named by its title (it stays in attrs.title).
+ */
+export function nameSuffix(el: Element, a: Attrs, role: string): string {
+  if (a.title && hasText(a.title) && (role !== 'generic' || (el as HTMLElement).tabIndex >= 0))
+    return collapse(a.title, CAP);
   if (a.placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) {
     return collapse(a.placeholder, CAP);
   }
@@ -251,7 +255,7 @@ export function computeName(el: Element, tag: string, a: Attrs, role: string): s
     const t = collapse(contentText(el, st), CAP);
     if (t) return t;
   }
-  return nameSuffix(a, role);
+  return nameSuffix(el, a, role);
 }
 
 /** The accessible name of any element (reads its attributes and role). */

@@ -218,6 +218,9 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
       return 'textbox';
     case 'time':
       return 'time';
+    case 'div':
+      // Chromium exposes a draggable div as a group
+      return a.draggable ? 'group' : 'generic';
     case 'tr': {
       const t = tableRole(el);
       return t === 'none' || t === 'presentation' ? 'none' : 'row';

@@ -46,6 +46,12 @@ const OPAQUE: Record<string, string> = {
 };
 /** Elements that name their parent (fieldset, table, figure). */
 const CAPTION_TAGS = new SafeSet(tokens('legend caption figcaption'));
+/** Content roles checked for click signals (table cells are not: too many, rarely the target). */
+const CLICK_CHECKED_ROLES = new SafeSet(
+  tokens(
+    'listitem row img group article figure paragraph heading region complementary status note term definition',
+  ),
+);
 /** Never worth a scrollability check. */
 const NO_SCROLL_CHECK = new SafeSet(tokens('html body tr td th tbody thead tfoot label'));
 
@@ -318,6 +324,14 @@ export class Walker {
         (explicit !== null && explicit !== 'generic' && explicit !== 'none' && explicit !== 'presentation')
       ) {
         emit = true;
+        // Content made clickable by script (a list item, a row, an image) still gets `click`.
+        if (CLICK_CHECKED_ROLES.has(rawRole)) {
+          if (hasClickSignal(el, a)) clickable = true;
+          else if (!contents) {
+            cursor = computedStyle(el).cursor;
+            clickable = cursor === 'pointer' && this.parentCursor(parent, parentCursor) !== 'pointer';
+          }
+        }
       } else if (opaque !== undefined) {
         emit = true;
       } else if (tag !== 'html' && tag !== 'body') {
@@ -385,7 +399,7 @@ export class Walker {
     if (clickable && role === 'generic') node.clickable = true;
     if (tag === 'iframe' || tag === 'frame') node.frame = true;
     if (opaque !== undefined) node.opaque = opaque;
-    if (LEAF_TAGS.has(tag) && !node.name) node.name = nameSuffix(a, role);
+    if (LEAF_TAGS.has(tag) && !node.name) node.name = nameSuffix(el, a, role);
     if (!this.push(node)) return given ?? '';
 
     if (tag === 'select') {
@@ -397,7 +411,7 @@ export class Walker {
     const inner = newCtx(node, ctx.depth + 1, covered);
     const content = this.visitChildren(el, inner, false, cursor, fromContent || given === null);
     if (fromContent) node.name = collapse(content, CAP);
-    if (!node.name) node.name = nameSuffix(a, role);
+    if (!node.name) node.name = nameSuffix(el, a, role);
     if (inner.children === 0) {
       const text = this.ownText(inner);
       if (text) node.text = text;
@@ -469,7 +483,7 @@ export class Walker {
     const a = readAttrs(o);
     if (a.hidden || o.hidden) return;
     const disabled = isDisabled(o, 'option', a);
-    const name = namePrefix(o, 'option', a, 'option') || collapse(o.label, CAP) || nameSuffix(a, 'option');
+    const name = namePrefix(o, 'option', a, 'option') || collapse(o.label, CAP) || nameSuffix(o, a, 'option');
     const node = this.node(idOf(o), depth, 'option', name, 'option', elRect(o));
     node.states = statesOf(o, 'option', 'option', a, this.focused, disabled);
     node.actions = actionsOf(o, 'option', 'option', a, {
