@@ -2,13 +2,14 @@
 import { parseArgs } from 'node:util';
 import { BrowRuntime } from '../../runtime/runtime.js';
 import { startHttpServer } from '../http/server.js';
+import { MCP_CLI_OPTIONS, MCP_HELP, mcpCommand, mcpHttpRoute, runtimeFromCli } from '../mcp/index.js';
 import { demoRoute } from './demo.js';
 
 const HELP = `brow — real Chromium sessions as data for AI agents
 
 Usage:
   brow serve [--port 7777] [--host 127.0.0.1] [--token T] [--demo]   HTTP tool API (POST /v1/tools/<name>)
-  brow doctor [--json]                                                  which Chromium would launch, what is missing
+${MCP_HELP}  brow doctor [--json]                                                  which Chromium would launch, what is missing
   brow --help
 `;
 
@@ -20,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'doctor') return doctorCommand(rest);
   if (command === 'serve') return serveCommand(rest);
+  if (command === 'mcp') return mcpCommand(rest);
   process.stderr.write(`Unknown command "${command}".\n${HELP}`);
   return 2;
 }
@@ -44,16 +46,22 @@ async function serveCommand(argv: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string', default: process.env.BROW_TOKEN },
       demo: { type: 'boolean', default: false },
+      ...MCP_CLI_OPTIONS,
     },
   });
-  const runtime = new BrowRuntime();
+  const runtime = runtimeFromCli(values);
+  const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {
     host: values.host,
     port: Number(values.port),
     token: values.token ?? null,
-    extraRoutes: [demoRoute],
+    extraRoutes: [mcp.route, demoRoute],
+  }).catch(async (e: unknown) => {
+    await mcp.close();
+    await runtime.close();
+    throw e;
   });
-  process.stdout.write(`brow serving the tool API at ${server.url}/v1/tools\n`);
+  process.stdout.write(`brow serving the tool API at ${server.url}/v1/tools and MCP at ${server.url}/mcp\n`);
   if (values.demo) {
     const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
     process.stdout.write(`${opened.content}\n`);
@@ -63,6 +71,7 @@ async function serveCommand(argv: string[]): Promise<number> {
     );
   }
   const stop = async () => {
+    await mcp.close();
     await server.close();
     await runtime.close();
     process.exit(0);

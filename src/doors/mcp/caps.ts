@@ -1,0 +1,77 @@
+/** `--caps`: turn capability groups off (or name the only ones on) for a smaller tool list, in every door alike. */
+import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
+import type { BrowRuntime, Outcome } from '../../runtime/runtime.js';
+
+// Typed as a record so the compiler asks for an update when define.ts gains a group.
+const GROUPS: Record<CapabilityGroup, true> = {
+  sessions: true,
+  pages: true,
+  navigation: true,
+  snapshot: true,
+  actions: true,
+  read: true,
+  observe: true,
+  scripts: true,
+  styles: true,
+  screenshots: true,
+  dialogs: true,
+  live: true,
+  tool: true,
+};
+
+export const CAPABILITY_GROUPS = Object.keys(GROUPS) as CapabilityGroup[];
+
+/**
+ * Parse a `--caps` value into a predicate over capabilities. Items are group names (or tool
+ * names); `-x` turns x off. With only `-x` items everything else stays on
+ * (`-scripts,-styles`); with any plain item only the named ones are on
+ * (`sessions,pages,snapshot,actions`). Throws on a name that is neither a group nor a tool.
+ */
+export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap: AnyCapability) => boolean {
+  const items = (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) return () => true;
+  const names = new Set(all.map((c) => c.name));
+  const on = new Set<string>();
+  const off = new Set<string>();
+  for (const item of items) {
+    const negated = item.startsWith('-');
+    const name = item.replace(/^[-+]/, '');
+    if (!(name in GROUPS) && !names.has(name)) {
+      throw new Error(
+        `--caps: "${name}" is neither a capability group (${CAPABILITY_GROUPS.join(', ')}) nor a tool name.`,
+      );
+    }
+    (negated ? off : on).add(name);
+  }
+  const named = (c: AnyCapability, set: Set<string>) => set.has(c.group) || set.has(c.name);
+  return (c) => (on.size === 0 || named(c, on)) && !named(c, off);
+}
+
+function disabledOutcome(name: string): Outcome {
+  const message = `${name} is turned off on this server (--caps).`;
+  const hint = 'Use another tool from the tool list; this server was started with a reduced set.';
+  return {
+    ok: false,
+    content: `Browser operation failed [capability_unavailable]: ${message} ${hint}`,
+    data: { error_code: 'capability_unavailable', message, hint },
+  };
+}
+
+/**
+ * A view of the runtime that lists and runs only the enabled capabilities. Everything else
+ * (core, sessions, close) is the runtime itself, so doors can take the view in its place.
+ */
+export function restrictRuntime(runtime: BrowRuntime, enabled: (cap: AnyCapability) => boolean): BrowRuntime {
+  const view = Object.create(runtime) as BrowRuntime;
+  const allowed = () => runtime.capabilities.filter(enabled);
+  Object.defineProperty(view, 'capabilities', { get: allowed, enumerable: true });
+  view.invoke = (name, input, opts) => {
+    const cap = runtime.capabilities.find((c) => c.name === name);
+    if (cap && !enabled(cap)) return Promise.resolve(disabledOutcome(name));
+    return runtime.invoke(name, input, opts);
+  };
+  return view;
+}
