@@ -50,7 +50,8 @@ export async function harness(config: BrowConfigInput = {}): Promise<Harness> {
     call,
     ok,
     err,
-    open: async (path, extra = {}) => (await ok('browser_open_page', { url: server.url(path), ...extra })).page_id,
+    open: async (path, extra = {}) =>
+      (await ok('browser_open_page', { url: server.url(path), ...extra })).page_id,
     refs: async (pageId, scope = 'interactive') =>
       (await ok('browser_list_elements', { page_id: pageId, scope, max_chars: 2_000_000 })).snapshot.refs,
     close: async () => {
@@ -62,7 +63,14 @@ export async function harness(config: BrowConfigInput = {}): Promise<Harness> {
 
 /** The first ref record whose role and name match. */
 export function refOf(refs: any[], role: string, name: string | RegExp): string {
-  const hit = refs.find((r) => r.role === role && (typeof name === 'string' ? r.accessible_name === name : name.test(r.accessible_name)));
-  if (!hit) throw new Error(`no ${role} "${name}" in ${refs.map((r) => `${r.role}:${r.accessible_name}`).join(', ')}`);
+  const hit = refs.find(
+    (r) =>
+      r.role === role &&
+      (typeof name === 'string' ? r.accessible_name === name : name.test(r.accessible_name)),
+  );
+  if (!hit)
+    throw new Error(
+      `no ${role} "${name}" in ${refs.map((r) => `${r.role}:${r.accessible_name}`).join(', ')}`,
+    );
   return hit.ref;
 }

@@ -10,7 +10,10 @@ const base = { page_id: pageIdField, session_id: sessionIdField };
 const actionAnnotations = { readOnly: false, destructive: false, idempotent: false };
 
 function result(page: BrowPage, e: Effect, label: string): CapabilityResult {
-  return { text: renderEffect(e, label), data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } } };
+  return {
+    text: renderEffect(e, label),
+    data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } },
+  };
 }
 
 function runAction(
@@ -29,7 +32,8 @@ function runAction(
 export const clickCap = defineCapability({
   name: 'browser_click',
   title: 'Click an element',
-  description: 'Click an element by ref with real mouse input, after checking it is visible, enabled and not covered.',
+  description:
+    'Click an element by ref with real mouse input, after checking it is visible, enabled and not covered.',
   group: 'actions',
   annotations: actionAnnotations,
   positional: ['ref'],
@@ -38,11 +42,18 @@ export const clickCap = defineCapability({
     ref: refField,
     button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
     click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
-    modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
+    modifiers: z
+      .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))
+      .optional()
+      .describe('Keys held during the click'),
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (page) =>
-      act.click(page, input.ref, { button: input.button, click_count: input.click_count, ...(input.modifiers ? { modifiers: input.modifiers } : {}) }),
+      act.click(page, input.ref, {
+        button: input.button,
+        click_count: input.click_count,
+        ...(input.modifiers ? { modifiers: input.modifiers } : {}),
+      }),
     ),
 });
 
@@ -60,18 +71,24 @@ export const hoverCap = defineCapability({
 export const fillCap = defineCapability({
   name: 'browser_fill',
   title: 'Fill a field',
-  description: 'Replace the value of a text field, textarea or contenteditable by ref. Password values are never echoed.',
+  description:
+    'Replace the value of a text field, textarea or contenteditable by ref. Password values are never echoed.',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
   positional: ['ref', 'value'],
-  input: z.object({ ...base, ref: refField, value: z.string().describe('The new value (empty clears the field)') }),
+  input: z.object({
+    ...base,
+    ref: refField,
+    value: z.string().describe('The new value (empty clears the field)'),
+  }),
   handle: (input, ctx) => runAction(ctx, input, (page) => act.fill(page, input.ref, input.value)),
 });
 
 export const typeCap = defineCapability({
   name: 'browser_type',
   title: 'Type text',
-  description: 'Type text key by key into the focused element, or into a ref after focusing it (for inputs that react per key).',
+  description:
+    'Type text key by key into the focused element, or into a ref after focusing it (for inputs that react per key).',
   group: 'actions',
   annotations: actionAnnotations,
   positional: ['text'],
@@ -83,7 +100,10 @@ export const typeCap = defineCapability({
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (page) =>
-      act.type(page, input.text, { ...(input.ref ? { ref: input.ref } : {}), ...(input.delay_ms !== undefined ? { delay_ms: input.delay_ms } : {}) }),
+      act.type(page, input.text, {
+        ...(input.ref ? { ref: input.ref } : {}),
+        ...(input.delay_ms !== undefined ? { delay_ms: input.delay_ms } : {}),
+      }),
     ),
 });
 
@@ -97,15 +117,20 @@ export const pressCap = defineCapability({
   input: z.object({
     ...base,
     key: z.string().min(1).describe('Key or combo, e.g. Enter, Escape, ArrowDown, Control+Enter'),
-    ref: z.string().optional().describe('Element to focus first; omit after browser_fill to send the key to the focused field'),
+    ref: z
+      .string()
+      .optional()
+      .describe('Element to focus first; omit after browser_fill to send the key to the focused field'),
   }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.press(page, input.key, input.ref ? { ref: input.ref } : {})),
+  handle: (input, ctx) =>
+    runAction(ctx, input, (page) => act.press(page, input.key, input.ref ? { ref: input.ref } : {})),
 });
 
 export const scrollCap = defineCapability({
   name: 'browser_scroll',
   title: 'Scroll',
-  description: 'Scroll the page by delta_y/delta_x, bring a ref into view, or scroll inside a scrollable ref.',
+  description:
+    'Scroll the page by delta_y/delta_x, bring a ref into view, or scroll inside a scrollable ref.',
   group: 'actions',
   annotations: actionAnnotations,
   input: z.object({
@@ -116,7 +141,11 @@ export const scrollCap = defineCapability({
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (page) =>
-      act.scroll(page, { ...(input.ref ? { ref: input.ref } : {}), delta_x: input.delta_x, delta_y: input.delta_y }),
+      act.scroll(page, {
+        ...(input.ref ? { ref: input.ref } : {}),
+        delta_x: input.delta_x,
+        delta_y: input.delta_y,
+      }),
     ),
 });
 
@@ -130,7 +159,9 @@ export const selectCap = defineCapability({
   input: z.object({
     ...base,
     ref: refField,
-    value: z.union([z.string(), z.array(z.string())]).describe('Option value or label (an array for multi-selects)'),
+    value: z
+      .union([z.string(), z.array(z.string())])
+      .describe('Option value or label (an array for multi-selects)'),
   }),
   handle: (input, ctx) => runAction(ctx, input, (page) => act.select(page, input.ref, input.value)),
 });
@@ -138,11 +169,16 @@ export const selectCap = defineCapability({
 export const checkCap = defineCapability({
   name: 'browser_check',
   title: 'Check or uncheck',
-  description: 'Set a checkbox, radio or switch to checked (true) or unchecked (false); nothing happens when it already is.',
+  description:
+    'Set a checkbox, radio or switch to checked (true) or unchecked (false); nothing happens when it already is.',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
   positional: ['ref'],
-  input: z.object({ ...base, ref: refField, checked: z.boolean().default(true).describe('The state wanted') }),
+  input: z.object({
+    ...base,
+    ref: refField,
+    checked: z.boolean().default(true).describe('The state wanted'),
+  }),
   handle: (input, ctx) => runAction(ctx, input, (page) => act.check(page, input.ref, input.checked)),
 });
 
@@ -160,7 +196,8 @@ export const dragCap = defineCapability({
 export const uploadCap = defineCapability({
   name: 'browser_upload_file',
   title: 'Upload files',
-  description: 'Put files into a file input by ref. Paths are relative to (and must stay inside) the workspace root.',
+  description:
+    'Put files into a file input by ref. Paths are relative to (and must stay inside) the workspace root.',
   group: 'actions',
   annotations: actionAnnotations,
   positional: ['ref', 'file_paths'],

@@ -7,7 +7,9 @@ import { defineCapability } from './define.js';
 const cdpUrl = z
   .string()
   .min(1)
-  .describe('CDP endpoint of a running Chrome: http://127.0.0.1:9222 (started with --remote-debugging-port) or ws://…');
+  .describe(
+    'CDP endpoint of a running Chrome: http://127.0.0.1:9222 (started with --remote-debugging-port) or ws://…',
+  );
 
 export const attachSession = defineCapability({
   name: 'browser_attach_session',
@@ -19,7 +21,11 @@ export const attachSession = defineCapability({
   positional: ['cdp_url'],
   input: z.object({
     cdp_url: cdpUrl,
-    adopt_url_substring: z.string().min(1).optional().describe('Adopt the open tab whose URL contains this text'),
+    adopt_url_substring: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Adopt the open tab whose URL contains this text'),
     url: z.string().optional().describe('URL to open in the fresh tab (ignored when adopting)'),
     read_only: z.boolean().optional().describe('Inspection only: refuse actions, scripts and style writes'),
   }),
@@ -32,7 +38,14 @@ export const attachSession = defineCapability({
     ctx.core.lastPageId = page.id;
     return {
       text: `${adopted ? 'Adopted' : 'Opened'} tab ${page.id} (${page.url()}) in session ${session.id} attached to ${input.cdp_url}${session.readOnly ? ' (read-only)' : ''}.`,
-      data: { session_id: session.id, page_id: page.id, url: page.url(), read_only: session.readOnly, adopted, page: pageRecord(page) },
+      data: {
+        session_id: session.id,
+        page_id: page.id,
+        url: page.url(),
+        read_only: session.readOnly,
+        adopted,
+        page: pageRecord(page),
+      },
     };
   },
 });
@@ -40,7 +53,8 @@ export const attachSession = defineCapability({
 export const listTabs = defineCapability({
   name: 'browser_list_tabs',
   title: 'List tabs of a running browser',
-  description: 'List the open tabs of a running Chrome at a CDP endpoint, with which are already adopted. Read-only; off unless allow_attach.',
+  description:
+    'List the open tabs of a running Chrome at a CDP endpoint, with which are already adopted. Read-only; off unless allow_attach.',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   positional: ['cdp_url'],
@@ -50,7 +64,9 @@ export const listTabs = defineCapability({
     const text =
       tabs.length === 0
         ? 'No tabs.'
-        : tabs.map((t) => `${t.adopted ? '[adopted] ' : ''}${t.url}${t.title ? ` — ${t.title}` : ''}`).join('\n');
+        : tabs
+            .map((t) => `${t.adopted ? '[adopted] ' : ''}${t.url}${t.title ? ` — ${t.title}` : ''}`)
+            .join('\n');
     return { text, data: { tabs } };
   },
 });

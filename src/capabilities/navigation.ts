@@ -30,7 +30,16 @@ export const navigateCap = defineCapability({
       const text = r.download
         ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
         : `Navigated ${page.id} to ${r.url}${r.title ? ` — ${r.title}` : ''}${r.status ? ` (HTTP ${r.status})` : ''}. Take a fresh snapshot; old refs are stale.`;
-      return { text, data: { page_id: page.id, session_id: page.session.id, status: r.status, ...(r.download ? { download: r.download } : {}), page: { ...pageRecord(page), title: r.title } } };
+      return {
+        text,
+        data: {
+          page_id: page.id,
+          session_id: page.session.id,
+          status: r.status,
+          ...(r.download ? { download: r.download } : {}),
+          page: { ...pageRecord(page), title: r.title },
+        },
+      };
     });
   },
 });
@@ -53,7 +62,9 @@ export const historyCap = defineCapability({
       page.assertNoDialog();
       const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
       return {
-        text: r.moved ? `${input.action}: now at ${r.url}` : `${input.action}: the page did not move (${r.url}).`,
+        text: r.moved
+          ? `${input.action}: now at ${r.url}`
+          : `${input.action}: the page did not move (${r.url}).`,
         data: { page_id: page.id, url: r.url, moved: r.moved, title: r.title },
       };
     });
@@ -70,17 +81,34 @@ export const waitCap = defineCapability({
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    condition: z.enum(['time', 'url', 'load_state', 'text', 'ref', 'download']).describe('What to wait for'),
+    condition: z
+      .enum(['time', 'url', 'load_state', 'text', 'ref', 'download', 'event'])
+      .describe('What to wait for'),
     value: z
       .string()
       .optional()
-      .describe('url: substring, glob (*) or /regex/; text: text to find; ref: the ref; download: optional filename substring'),
+      .describe(
+        'url: substring, glob (*) or /regex/; text: text to find; ref: the ref; download: optional filename substring; event: an event type (navigated, console-event, dialog, …)',
+      ),
     state: z
       .string()
       .optional()
-      .describe('load_state: commit|domcontentloaded|load|networkidle; text: visible|hidden|attached|detached; ref: also enabled|disabled'),
-    duration_ms: z.number().int().min(0).max(120_000).optional().describe('For condition=time: how long to wait'),
-    timeout_ms: z.number().int().min(1).default(30_000).describe('Give up after this many ms (default 30000)'),
+      .describe(
+        'load_state: commit|domcontentloaded|load|networkidle; text: visible|hidden|attached|detached; ref: also enabled|disabled',
+      ),
+    duration_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(120_000)
+      .optional()
+      .describe('For condition=time: how long to wait'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .default(30_000)
+      .describe('Give up after this many ms (default 30000)'),
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id);

@@ -40,7 +40,9 @@ export const openPage = defineCapability({
     let status: number | null = null;
     if (input.url !== 'about:blank') {
       try {
-        const nav = await page.exclusive(() => navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms)));
+        const nav = await page.exclusive(() =>
+          navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms)),
+        );
         status = nav.status;
       } catch (e) {
         if (e instanceof BrowserError) e.details.page_id = page.id;
@@ -66,14 +68,22 @@ export const listPages = defineCapability({
   async handle(input, ctx) {
     const sessions = input.session_id
       ? [ctx.core.session(input.session_id)]
-      : [...ctx.core.sessions.values()].filter((s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner);
+      : [...ctx.core.sessions.values()].filter(
+          (s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner,
+        );
     const pages = await Promise.all(
-      sessions.flatMap((s) => [...s.pages.values()]).map(async (p) => ({ ...pageRecord(p), title: await safeTitle(p) })),
+      sessions
+        .flatMap((s) => [...s.pages.values()])
+        .map(async (p) => ({ ...pageRecord(p), title: await safeTitle(p) })),
     );
     const text =
       pages.length === 0
         ? 'No pages are open.'
-        : pages.map((p) => `${p.page_id}${p.active ? ' (active)' : ''}: ${p.url}${p.title ? ` — ${p.title}` : ''}`).join('\n');
+        : pages
+            .map(
+              (p) => `${p.page_id}${p.active ? ' (active)' : ''}: ${p.url}${p.title ? ` — ${p.title}` : ''}`,
+            )
+            .join('\n');
     return { text, data: { pages, ...(input.session_id ? { session_id: input.session_id } : {}) } };
   },
 });
@@ -90,7 +100,10 @@ export const activatePage = defineCapability({
     const page = ctx.core.resolvePage(input.page_id, input.session_id);
     await page.exclusive(() => page.raw.bringToFront());
     page.session.activePageId = page.id;
-    return { text: `Page ${page.id} is active: ${page.url()}`, data: { page_id: page.id, session_id: page.session.id, page: pageRecord(page) } };
+    return {
+      text: `Page ${page.id} is active: ${page.url()}`,
+      data: { page_id: page.id, session_id: page.session.id, page: pageRecord(page) },
+    };
   },
 });
 

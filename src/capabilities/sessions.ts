@@ -32,7 +32,10 @@ export const startSession = defineCapability({
   annotations: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({
     headless: z.boolean().optional().describe('Run without a window (default true; headful needs a display)'),
-    read_only: z.boolean().optional().describe('Inspection only: actions, scripts and style writes are refused'),
+    read_only: z
+      .boolean()
+      .optional()
+      .describe('Inspection only: actions, scripts and style writes are refused'),
     incognito: z.boolean().optional().describe('Keep nothing after the session ends (default true)'),
     viewport: z
       .object({
@@ -42,11 +45,18 @@ export const startSession = defineCapability({
       .strict()
       .optional()
       .describe('Viewport of new pages (default 1280×800)'),
-    ttl_ms: z.number().int().min(1000).optional().describe('Stop the session after this many ms regardless of activity'),
+    ttl_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .optional()
+      .describe('Stop the session after this many ms regardless of activity'),
     dialog_policy: z
       .enum(['accept', 'dismiss', 'report'])
       .optional()
-      .describe('JavaScript dialogs: accept, dismiss, or report and wait for browser_handle_dialog (default report)'),
+      .describe(
+        'JavaScript dialogs: accept, dismiss, or report and wait for browser_handle_dialog (default report)',
+      ),
   }),
   async handle(input, ctx) {
     const s = await ctx.core.startSession({ ...input, owner: ctx.owner });
@@ -63,13 +73,18 @@ export const listSessions = defineCapability({
   annotations: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({}),
   async handle(_input, ctx) {
-    const sessions = [...ctx.core.sessions.values()].filter((s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner);
+    const sessions = [...ctx.core.sessions.values()].filter(
+      (s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner,
+    );
     const data = { sessions: sessions.map(sessionRecord) };
     const text =
       sessions.length === 0
         ? 'No sessions.'
         : sessions
-            .map((s) => `${s.id}${s.readOnly ? ' (read-only)' : ''}: ${s.pages.size} page(s)${s.activePageId ? `, active ${s.activePageId}` : ''}`)
+            .map(
+              (s) =>
+                `${s.id}${s.readOnly ? ' (read-only)' : ''}: ${s.pages.size} page(s)${s.activePageId ? `, active ${s.activePageId}` : ''}`,
+            )
             .join('\n');
     return { text, data };
   },
@@ -88,7 +103,9 @@ export const stopSession = defineCapability({
   async handle(input, ctx) {
     const wasRunning = await ctx.core.stopSession(input.session_id);
     return {
-      text: wasRunning ? `Stopped session ${input.session_id}.` : `Session ${input.session_id} was already stopped.`,
+      text: wasRunning
+        ? `Stopped session ${input.session_id}.`
+        : `Session ${input.session_id} was already stopped.`,
       data: { session_id: input.session_id, was_running: wasRunning },
     };
   },
@@ -97,13 +114,19 @@ export const stopSession = defineCapability({
 export const keepAlive = defineCapability({
   name: 'browser_keep_alive',
   title: 'Keep a page alive',
-  description: 'Extend the idle lease of a page and its session for a known long step (at most 3600 s per call).',
+  description:
+    'Extend the idle lease of a page and its session for a known long step (at most 3600 s per call).',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    seconds: z.number().int().min(1).max(3600).describe('How long to keep it alive without calls, in seconds'),
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .describe('How long to keep it alive without calls, in seconds'),
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id);
@@ -120,7 +143,8 @@ export const keepAlive = defineCapability({
 export const doctorCap = defineCapability({
   name: 'browser_doctor',
   title: 'Check the browser environment',
-  description: 'Report which Chromium would launch, its version, and what is missing, without launching anything.',
+  description:
+    'Report which Chromium would launch, its version, and what is missing, without launching anything.',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({}),

@@ -27,7 +27,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BrowConfigI
     const shape = configSchema.shape[key];
     const isString = shape.unwrap?.() instanceof z.ZodString || shape instanceof z.ZodString;
     if (isString) out[key] = v;
-    else if (key === 'allowed_schemes' && !v.trim().startsWith('[')) out[key] = v.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (key === 'allowed_schemes' && !v.trim().startsWith('['))
+      out[key] = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else {
       try {
         out[key] = JSON.parse(v);
@@ -42,7 +46,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BrowConfigI
 }
 
 /** Read a config file (JSON); a missing explicit file or a bad key is an error naming it. */
-export function configFromFile(path: string | null, explicit: boolean): { input: BrowConfigInput; file: string | null } {
+export function configFromFile(
+  path: string | null,
+  explicit: boolean,
+): { input: BrowConfigInput; file: string | null } {
   const file = path ?? (existsSync('brow.config.json') ? 'brow.config.json' : null);
   if (!file) return { input: {}, file: null };
   const abs = resolve(file);
@@ -74,7 +81,10 @@ function validate(input: Record<string, unknown>, origin: string): void {
 export function loadConfig(
   opts: { file?: string | null; flags?: BrowConfigInput; env?: NodeJS.ProcessEnv } = {},
 ): LoadedConfig {
-  const fromFile = configFromFile(opts.file ?? process.env.BROW_CONFIG ?? null, !!(opts.file ?? process.env.BROW_CONFIG));
+  const fromFile = configFromFile(
+    opts.file ?? process.env.BROW_CONFIG ?? null,
+    !!(opts.file ?? process.env.BROW_CONFIG),
+  );
   const fromEnv = configFromEnv(opts.env ?? process.env);
   const flags = opts.flags ?? {};
   if (fromFile.file) validate(fromFile.input as Record<string, unknown>, fromFile.file);

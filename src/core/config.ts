@@ -3,29 +3,103 @@ import { z } from 'zod';
 
 export const configSchema = z
   .object({
-    executable: z.string().default('').describe('Chromium executable; empty = auto-detect (BROW_CHROME, CHROME_PATH, /usr/bin/chromium, …)'),
+    executable: z
+      .string()
+      .default('')
+      .describe('Chromium executable; empty = auto-detect (BROW_CHROME, CHROME_PATH, /usr/bin/chromium, …)'),
     headless: z.boolean().default(true).describe('Launch sessions headless unless a session asks otherwise'),
     max_sessions: z.number().int().min(1).max(256).default(4).describe('Most sessions alive at once'),
-    max_pages_per_session: z.number().int().min(1).max(100).default(20).describe('Most pages one session may hold'),
-    console_buffer: z.number().int().min(10).max(100_000).default(500).describe('Console ring buffer size per session'),
-    network_buffer: z.number().int().min(10).max(100_000).default(500).describe('Network ring buffer size per session'),
+    max_pages_per_session: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(20)
+      .describe('Most pages one session may hold'),
+    console_buffer: z
+      .number()
+      .int()
+      .min(10)
+      .max(100_000)
+      .default(500)
+      .describe('Console ring buffer size per session'),
+    network_buffer: z
+      .number()
+      .int()
+      .min(10)
+      .max(100_000)
+      .default(500)
+      .describe('Network ring buffer size per session'),
     viewport: z
       .object({ width: z.number().int().min(100).max(7680), height: z.number().int().min(100).max(4320) })
       .default({ width: 1280, height: 800 })
       .describe('Default viewport of new pages'),
-    default_timeout_ms: z.number().int().min(100).max(600_000).default(30_000).describe('Timeout when a call gives none'),
-    max_timeout_ms: z.number().int().min(1000).max(600_000).default(120_000).describe('Caller timeouts are clamped to this'),
-    idle_stop_ms: z.number().int().min(1000).default(300_000).describe('Stop a session after this long without calls'),
-    allowed_schemes: z.array(z.string()).default(['http', 'https']).describe('URL schemes navigation may open'),
+    default_timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(30_000)
+      .describe('Timeout when a call gives none'),
+    max_timeout_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(600_000)
+      .default(120_000)
+      .describe('Caller timeouts are clamped to this'),
+    idle_stop_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .default(300_000)
+      .describe('Stop a session after this long without calls'),
+    allowed_schemes: z
+      .array(z.string())
+      .default(['http', 'https'])
+      .describe('URL schemes navigation may open'),
     allow_attach: z.boolean().default(false).describe('Allow attaching to a running browser over CDP'),
-    dialog_policy: z.enum(['accept', 'dismiss', 'report']).default('report').describe('What to do with JavaScript dialogs'),
-    workspace_root: z.string().default('').describe('Root for uploads and saved files; empty = current directory'),
-    data_dir: z.string().default('').describe('Where sessions keep downloads and profiles; empty = OS temp dir'),
-    process_per_session: z.boolean().default(false).describe('Launch a Chromium process per session instead of sharing one'),
-    screenshot_dir: z.string().default('').describe('Where the browser tool saves screenshots; empty = OS temp dir'),
-    settle_quiet_ms: z.number().int().min(0).max(5000).default(60).describe('DOM-quiet window that ends an action settle'),
-    settle_max_ms: z.number().int().min(0).max(30_000).default(3000).describe('Longest an action waits to settle'),
-    snapshot_max_chars: z.number().int().min(1000).max(2_000_000).default(24_000).describe('Default snapshot budget'),
+    dialog_policy: z
+      .enum(['accept', 'dismiss', 'report'])
+      .default('report')
+      .describe('What to do with JavaScript dialogs'),
+    workspace_root: z
+      .string()
+      .default('')
+      .describe('Root for uploads and saved files; empty = current directory'),
+    data_dir: z
+      .string()
+      .default('')
+      .describe('Where sessions keep downloads and profiles; empty = OS temp dir'),
+    process_per_session: z
+      .boolean()
+      .default(false)
+      .describe('Launch a Chromium process per session instead of sharing one'),
+    screenshot_dir: z
+      .string()
+      .default('')
+      .describe('Where the browser tool saves screenshots; empty = OS temp dir'),
+    settle_quiet_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(5000)
+      .default(60)
+      .describe('DOM-quiet window that ends an action settle'),
+    settle_max_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(30_000)
+      .default(3000)
+      .describe('Longest an action waits to settle'),
+    snapshot_max_chars: z
+      .number()
+      .int()
+      .min(1000)
+      .max(2_000_000)
+      .default(24_000)
+      .describe('Default snapshot budget'),
   })
   .strict();
 

@@ -83,12 +83,17 @@ export class BrowCore {
         .catch(() => undefined);
       session.onPageGone = (pageId, why) => {
         this.endedPages.set(pageId, why);
-        if (this.endedPages.size > 5000) this.endedPages.delete(this.endedPages.keys().next().value as string);
+        if (this.endedPages.size > 5000)
+          this.endedPages.delete(this.endedPages.keys().next().value as string);
       };
       this.sessions.set(session.id, session);
       session.start((s, reason) => this.onSessionStopped(s, reason));
       void host.disconnected.then(() => session.stop('crashed'));
-      this.events.emit('session-started', session.id, { url: 'about:blank', headless, read_only: options.readOnly });
+      this.events.emit('session-started', session.id, {
+        url: 'about:blank',
+        headless,
+        read_only: options.readOnly,
+      });
       return session;
     } finally {
       this.starting -= 1;
@@ -163,7 +168,14 @@ export class BrowCore {
             unclaim: (id) => this.attach.unclaim(id),
           },
         };
-        session = new Session(host, host.browser.defaultBrowserContext(), options, this.config, this.events, this.dataDir);
+        session = new Session(
+          host,
+          host.browser.defaultBrowserContext(),
+          options,
+          this.config,
+          this.events,
+          this.dataDir,
+        );
         const s = session;
         s.onPageGone = (pageId, why) => this.endedPages.set(pageId, why);
         this.sessions.set(s.id, s);
@@ -178,7 +190,12 @@ export class BrowCore {
         } else {
           await s.openPage();
         }
-        this.events.emit('session-started', s.id, { url: s.pages.values().next().value?.url() ?? '', headless: false, read_only: options.readOnly, attached: true });
+        this.events.emit('session-started', s.id, {
+          url: s.pages.values().next().value?.url() ?? '',
+          headless: false,
+          read_only: options.readOnly,
+          attached: true,
+        });
         return { session: s, adopted };
       } catch (e) {
         if (session) await session.stop('stopped');
@@ -297,6 +314,17 @@ export class BrowCore {
   onClose(fn: () => Promise<void>): () => void {
     this.closeHooks.add(fn);
     return () => void this.closeHooks.delete(fn);
+  }
+
+  /**
+   * Change configuration live (bus `configuration:updated`): validated as a whole, applied in place so
+   * sessions see it. Launch settings (executable, headless, data_dir, process_per_session) apply to
+   * browsers launched later; buffer sizes to sessions started later.
+   */
+  updateConfig(partial: Partial<BrowConfigInput>): BrowConfig {
+    const next = resolveConfig({ ...this.config, ...partial });
+    Object.assign(this.config, next);
+    return this.config;
   }
 
   /** Stop every session and the shared browser; removes brow's temp data. */

@@ -23,7 +23,8 @@ function describeIssues(cap: AnyCapability, error: z.ZodError): BrowserError {
   const parts: string[] = [];
   for (const issue of error.issues) {
     const path = issue.path.join('.') || '(input)';
-    if (issue.code === 'unrecognized_keys') parts.push(`unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`);
+    if (issue.code === 'unrecognized_keys')
+      parts.push(`unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`);
     else parts.push(`${path}: ${issue.message}`);
   }
   return new BrowserError('invalid_request', `Invalid input for ${cap.name}: ${parts.join('; ')}.`, {
@@ -32,12 +33,27 @@ function describeIssues(cap: AnyCapability, error: z.ZodError): BrowserError {
   });
 }
 
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The tool names closest to a misspelt one. */
 function closest(name: string): string[] {
-  const words = name.toLowerCase().split(/[_:\s-]+/).filter(Boolean);
+  const want = name.toLowerCase().replace(/^browser[_:]*/, '');
   return capabilities
-    .map((c) => ({ n: c.name, score: words.filter((w) => c.name.includes(w)).length }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
+    .map((c) => ({ n: c.name, d: editDistance(want, c.name.replace(/^browser_/, '')) }))
+    .filter((x) => x.d <= Math.max(2, Math.floor(want.length / 3)))
+    .sort((a, b) => a.d - b.d)
     .slice(0, 3)
     .map((x) => x.n);
 }
@@ -65,7 +81,12 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
       );
     });
     const r = await Promise.race([cap.handle(parsed.data, ctx), deadline]);
-    return { ok: true, content: r.text, data: r.data, ...(r.images && r.images.length > 0 ? { images: r.images } : {}) };
+    return {
+      ok: true,
+      content: r.text,
+      data: r.data,
+      ...(r.images && r.images.length > 0 ? { images: r.images } : {}),
+    };
   } catch (e) {
     return errorOutcome(e);
   } finally {

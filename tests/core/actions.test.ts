@@ -25,34 +25,66 @@ const out = async (pageId: string) =>
 describe('actions by ref', () => {
   it('fills, selects, checks, types, uploads and clicks a form; each reports its effect', async () => {
     const { pageId, refs } = await formPage();
-    const fill = await h.ok('browser_fill', { page_id: pageId, ref: refOf(refs, 'textbox', 'Full name'), value: 'Ada' });
+    const fill = await h.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'textbox', 'Full name'),
+      value: 'Ada',
+    });
     expect(fill.action.outcome).toBe('completed');
     expect(fill.action.target.value).toBe('Ada');
     expect(fill.__content).toMatch(/fill \[textbox ref=e\d+\] Full name → completed/);
 
-    const pw = await h.ok('browser_fill', { page_id: pageId, ref: refOf(refs, 'textbox', 'Password'), value: 'hunter2' });
+    const pw = await h.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'textbox', 'Password'),
+      value: 'hunter2',
+    });
     expect(JSON.stringify(pw)).not.toContain('hunter2');
 
-    const sel = await h.ok('browser_select', { page_id: pageId, ref: refOf(refs, 'combobox', 'Plan'), value: 'Pro plan' });
+    const sel = await h.ok('browser_select', {
+      page_id: pageId,
+      ref: refOf(refs, 'combobox', 'Plan'),
+      value: 'Pro plan',
+    });
     expect(sel.action.target.value).toBe('Pro plan');
-    const badSel = await h.err('browser_select', { page_id: pageId, ref: refOf(refs, 'combobox', 'Plan'), value: 'Gold' });
+    const badSel = await h.err('browser_select', {
+      page_id: pageId,
+      ref: refOf(refs, 'combobox', 'Plan'),
+      value: 'Gold',
+    });
     expect(badSel.code).toBe('invalid_request');
     expect(badSel.content).toMatch(/free \(Free\)/);
 
-    const chk = await h.ok('browser_check', { page_id: pageId, ref: refOf(refs, 'checkbox', 'I accept the terms'), checked: true });
+    const chk = await h.ok('browser_check', {
+      page_id: pageId,
+      ref: refOf(refs, 'checkbox', 'I accept the terms'),
+      checked: true,
+    });
     expect(chk.action.target.checked).toBe(true);
-    const again = await h.ok('browser_check', { page_id: pageId, ref: refOf(refs, 'checkbox', 'I accept the terms'), checked: true });
+    const again = await h.ok('browser_check', {
+      page_id: pageId,
+      ref: refOf(refs, 'checkbox', 'I accept the terms'),
+      checked: true,
+    });
     expect(again.action.outcome).toBe('no_change');
     await h.ok('browser_check', { page_id: pageId, ref: refOf(refs, 'radio', 'Blue') });
 
     await h.ok('browser_type', { page_id: pageId, ref: refOf(refs, 'textbox', 'Bio'), text: 'Hi there' });
-    await h.ok('browser_fill', { page_id: pageId, ref: refOf(refs, 'textbox', 'Notes'), value: 'note text' });
-    const up = await h.ok('browser_upload_file', { page_id: pageId, ref: refOf(refs, 'button', 'Avatar'), file_paths: ['avatar.txt'] });
+    await h.ok('browser_fill', { page_id: pageId, ref: refOf(refs, 'generic', 'Notes'), value: 'note text' });
+    const up = await h.ok('browser_upload_file', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Avatar'),
+      file_paths: ['avatar.txt'],
+    });
     expect(up.action.outcome).toBe('completed');
 
     const click = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Save') });
-    expect(click.action.changes.changed.concat(click.action.changes.added).join('\n')).toContain('saved name=Ada');
-    expect(await out(pageId)).toBe('saved name=Ada plan=pro terms=true colour=blue bio=Hi there notes=note text file=avatar.txt pwlen=7');
+    expect(click.action.changes.changed.concat(click.action.changes.added).join('\n')).toContain(
+      'saved name=Ada',
+    );
+    expect(await out(pageId)).toBe(
+      'saved name=Ada plan=pro terms=true colour=blue bio=Hi there notes=note text file=avatar.txt pwlen=7',
+    );
     expect(click.action.settle_ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -68,10 +100,17 @@ describe('actions by ref', () => {
 
   it('refuses disabled targets and actions a ref does not allow', async () => {
     const { pageId, refs } = await formPage();
-    const dis = await h.err('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Disabled action') });
+    const dis = await h.err('browser_click', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Disabled action'),
+    });
     expect(dis.code).toBe('not_interactable');
     expect(dis.content).toMatch(/disabled/);
-    const wrong = await h.err('browser_fill', { page_id: pageId, ref: refOf(refs, 'button', 'Save'), value: 'x' });
+    const wrong = await h.err('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Save'),
+      value: 'x',
+    });
     expect(wrong.code).toBe('invalid_request');
     expect(wrong.content).toMatch(/allows click/);
   });
@@ -79,11 +118,22 @@ describe('actions by ref', () => {
   it('uploads only from inside the workspace', async () => {
     const { pageId, refs } = await formPage();
     const avatar = refOf(refs, 'button', 'Avatar');
-    expect((await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['../etc/passwd'] })).code).toBe('path_not_allowed');
-    expect((await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['/etc/hostname'] })).code).toBe('path_not_allowed');
+    expect(
+      (await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['../etc/passwd'] }))
+        .code,
+    ).toBe('path_not_allowed');
+    expect(
+      (await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['/etc/hostname'] }))
+        .code,
+    ).toBe('path_not_allowed');
     symlinkSync('/etc/hostname', join(workspace, 'link-out'));
-    expect((await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['link-out'] })).code).toBe('path_not_allowed');
-    expect((await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['missing.txt'] })).code).toBe('invalid_request');
+    expect(
+      (await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['link-out'] })).code,
+    ).toBe('path_not_allowed');
+    expect(
+      (await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['missing.txt'] }))
+        .code,
+    ).toBe('invalid_request');
   });
 
   it('reports a navigation an action started, and the requests it made', async () => {
@@ -149,13 +199,22 @@ describe('bad input never breaks a session', () => {
     const types = await h.err('browser_click', { page_id: pageId, ref: 12 });
     expect(types.code).toBe('invalid_request');
     expect(types.content).toMatch(/ref/);
-    const extra = await h.err('browser_fill', { page_id: pageId, ref: refs[0].ref, value: 'x', selector: '#name' });
+    const extra = await h.err('browser_fill', {
+      page_id: pageId,
+      ref: refs[0].ref,
+      value: 'x',
+      selector: '#name',
+    });
     expect(extra.code).toBe('invalid_request');
     expect(extra.data.expected_fields).toEqual(['page_id', 'session_id', 'ref', 'value']);
     expect(extra.content).toMatch(/"selector"/);
     const noDelta = await h.err('browser_scroll', { page_id: pageId });
     expect(noDelta.code).toBe('invalid_request');
     // and the session still works
-    await h.ok('browser_fill', { page_id: pageId, ref: refOf(refs, 'textbox', 'Full name'), value: 'still fine' });
+    await h.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'textbox', 'Full name'),
+      value: 'still fine',
+    });
   });
 });

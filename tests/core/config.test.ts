@@ -43,7 +43,9 @@ describe('configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'brow-cfg-'));
     const file = join(dir, 'brow.config.json');
     writeFileSync(file, JSON.stringify({ max_sesions: 6 }));
-    expect(() => loadConfig({ file, env: {} })).toThrow(/unknown key\(s\) "max_sesions".*brow\.config\.json|brow\.config\.json.*"max_sesions"/);
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      /unknown key\(s\) "max_sesions".*brow\.config\.json|brow\.config\.json.*"max_sesions"/,
+    );
     expect(() => loadConfig({ env: { BROW_MAX_SESSIONS: '-1' } })).toThrow(/environment.*max_sessions/);
     expect(() => loadConfig({ file: join(dir, 'missing.json'), env: {} })).toThrow(/does not exist/);
   });

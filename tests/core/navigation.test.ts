@@ -24,17 +24,27 @@ describe('navigation', () => {
 
   it('blocks schemes outside the allowlist', async () => {
     const pageId = await h.open('core/form.html');
-    for (const url of ['javascript:alert(1)', 'chrome://settings', 'file:///etc/passwd', 'devtools://devtools/x']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'chrome://settings',
+      'file:///etc/passwd',
+      'devtools://devtools/x',
+    ]) {
       const e = await h.err('browser_navigate', { page_id: pageId, url });
       expect(e.code).toBe('url_blocked');
     }
     expect((await h.err('browser_open_page', { url: 'file:///etc/passwd' })).code).toBe('url_blocked');
-    expect((await h.err('browser_navigate', { page_id: pageId, url: 'not a url' })).code).toBe('invalid_request');
+    expect((await h.err('browser_navigate', { page_id: pageId, url: 'not a url' })).code).toBe(
+      'invalid_request',
+    );
   });
 
   it('reports a 404 and an unreachable host as navigation_failed data; the page stays usable', async () => {
     const pageId = await h.open('core/form.html');
-    const notFound = await h.err('browser_navigate', { page_id: pageId, url: h.server.url('core/nope.html') });
+    const notFound = await h.err('browser_navigate', {
+      page_id: pageId,
+      url: h.server.url('core/nope.html'),
+    });
     expect(notFound.code).toBe('navigation_failed');
     expect(notFound.data.status).toBe(404);
     const snap = await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' });
@@ -53,21 +63,52 @@ describe('navigation', () => {
     const refs = await h.refs(pageId);
     const fetchBtn = refs.find((r: any) => r.accessible_name === 'Fetch').ref;
     const page = h.rt.core.findPage(pageId)!;
-    await page.raw.evaluate(() => setTimeout(() => (document.getElementById('out')!.textContent = 'later'), 200));
-    const w = await h.ok('browser_wait', { page_id: pageId, condition: 'text', value: 'later', timeout_ms: 5000 });
+    await page.raw.evaluate(() =>
+      setTimeout(() => (document.getElementById('out')!.textContent = 'later'), 200),
+    );
+    const w = await h.ok('browser_wait', {
+      page_id: pageId,
+      condition: 'text',
+      value: 'later',
+      timeout_ms: 5000,
+    });
     expect(w.waited_ms).toBeGreaterThan(50);
-    const t = await h.err('browser_wait', { page_id: pageId, condition: 'text', value: 'never-there', timeout_ms: 300 });
+    const t = await h.err('browser_wait', {
+      page_id: pageId,
+      condition: 'text',
+      value: 'never-there',
+      timeout_ms: 300,
+    });
     expect(t.code).toBe('timeout');
     expect(t.content).toMatch(/never-there.*saw the text absent/);
     await h.ok('browser_wait', { page_id: pageId, condition: 'url', value: '*popup.html', timeout_ms: 1000 });
-    const u = await h.err('browser_wait', { page_id: pageId, condition: 'url', value: 'elsewhere', timeout_ms: 200 });
+    const u = await h.err('browser_wait', {
+      page_id: pageId,
+      condition: 'url',
+      value: 'elsewhere',
+      timeout_ms: 200,
+    });
     expect(u.content).toMatch(/saw URL http/);
-    await h.ok('browser_wait', { page_id: pageId, condition: 'ref', value: fetchBtn, state: 'enabled', timeout_ms: 1000 });
+    await h.ok('browser_wait', {
+      page_id: pageId,
+      condition: 'ref',
+      value: fetchBtn,
+      state: 'enabled',
+      timeout_ms: 1000,
+    });
     await page.raw.evaluate(() => document.querySelector('#fetch')!.remove());
-    await h.ok('browser_wait', { page_id: pageId, condition: 'ref', value: fetchBtn, state: 'detached', timeout_ms: 1000 });
+    await h.ok('browser_wait', {
+      page_id: pageId,
+      condition: 'ref',
+      value: fetchBtn,
+      state: 'detached',
+      timeout_ms: 1000,
+    });
     const tm = await h.ok('browser_wait', { page_id: pageId, condition: 'time', duration_ms: 100 });
     expect(tm.waited_ms).toBeGreaterThanOrEqual(95);
-    expect((await h.err('browser_wait', { page_id: pageId, condition: 'time' })).code).toBe('invalid_request');
+    expect((await h.err('browser_wait', { page_id: pageId, condition: 'time' })).code).toBe(
+      'invalid_request',
+    );
     await h.ok('browser_wait', { page_id: pageId, condition: 'load_state', state: 'load' });
   });
 

@@ -68,7 +68,9 @@ describe('sessions and pages', () => {
     expect(k.expires_at).toBeGreaterThan(Date.now() + 3500_000);
     const list = await h.ok('browser_list_sessions', {});
     expect(list.sessions.some((s: any) => s.page_ids.includes(pageId))).toBe(true);
-    expect((await h.err('browser_keep_alive', { page_id: pageId, seconds: 99999 })).code).toBe('invalid_request');
+    expect((await h.err('browser_keep_alive', { page_id: pageId, seconds: 99999 })).code).toBe(
+      'invalid_request',
+    );
   });
 
   it('popups and target=_blank join their session with opener_page_id', async () => {

@@ -16,14 +16,18 @@ describe('snapshots and refs', () => {
     expect(text).toMatch(new RegExp(`^Page ID: ${pageId}$`, 'm'));
     expect(text).toMatch(/^Scope: interactive$/m);
     expect(text).toMatch(/\[textbox ref=e\d+ actions=click,fill,type,press,scroll\] Full name/);
-    expect(text).toMatch(/\[combobox ref=e\d+ value="Free" actions=select/);
+    expect(text).toMatch(/\[combobox ref=e\d+ value="Free" actions=click,select/);
     expect(text).toMatch(/\[checkbox ref=e\d+ actions=click,check/);
     expect(text).toMatch(/\[button ref=e\d+ disabled actions=hover,scroll\] Disabled action/);
     // hierarchy: the form's controls are indented under it
     expect(text).toMatch(/^\[form ref=e\d+\] Sign up\n {2}\[/m);
     const refs = snap.snapshot.refs;
     const name = refs.find((r: any) => r.accessible_name === 'Full name');
-    expect(name).toMatchObject({ role: 'textbox', allowed_actions: ['click', 'fill', 'type', 'press', 'scroll'], in_viewport: true });
+    expect(name).toMatchObject({
+      role: 'textbox',
+      allowed_actions: ['click', 'fill', 'type', 'press', 'scroll'],
+      in_viewport: true,
+    });
     expect(name.attributes).toMatchObject({ id: 'name', name: 'name', placeholder: 'Ada Lovelace' });
     expect(name.bounding_box.width).toBeGreaterThan(0);
     expect(typeof name.frame_id).toBe('string');
@@ -41,7 +45,9 @@ describe('snapshots and refs', () => {
     const alpha2 = refOf(after, 'button', 'Alpha 2');
     expect(alpha2).not.toBe(alpha);
     // numbers only grow: a new element never takes an old number
-    expect(Number(alpha2.slice(1))).toBeGreaterThan(Math.max(...before.map((r: any) => Number(r.ref.slice(1)))));
+    expect(Number(alpha2.slice(1))).toBeGreaterThan(
+      Math.max(...before.map((r: any) => Number(r.ref.slice(1)))),
+    );
     const stale = await h.err('browser_click', { page_id: pageId, ref: alpha });
     expect(stale.code).toBe('stale_ref');
     expect(stale.data.reason).toBe('detached');
@@ -67,15 +73,27 @@ describe('snapshots and refs', () => {
     // frames load after the top document
     await h.ok('browser_wait', { page_id: pageId, condition: 'load_state', state: 'load' });
     let text = '';
-    for (let i = 0; i < 40 && !(text.includes('Leaf button same') && text.includes('Leaf button cross')); i++) {
+    for (
+      let i = 0;
+      i < 40 && !(text.includes('Leaf button same') && text.includes('Leaf button cross'));
+      i++
+    ) {
       text = (await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content;
       await new Promise((r) => setTimeout(r, 100));
     }
-    for (const label of ['Top button', 'Same mid button', 'Cross mid button', 'Leaf button same', 'Leaf button cross']) {
+    for (const label of [
+      'Top button',
+      'Same mid button',
+      'Cross mid button',
+      'Leaf button same',
+      'Leaf button cross',
+    ]) {
       expect(text).toContain(label);
     }
     // the leaf is nested under its iframe, which is nested under the middle frame's iframe
-    expect(text).toMatch(/\[iframe ref=e\d+\] Same origin frame\n(?: {2}.*\n)*? {6}\[button ref=e\d+[^\]]*\] Leaf button same/);
+    expect(text).toMatch(
+      /\[iframe ref=e\d+\] Same origin frame\n(?: {2}.*\n)*? {4}\[button ref=e\d+[^\]]*\] Leaf button same/,
+    );
     const refs = await h.refs(pageId, 'full');
     const leaf = refOf(refs, 'button', 'Leaf button cross');
     const eff = await h.ok('browser_click', { page_id: pageId, ref: leaf });
@@ -97,7 +115,9 @@ describe('snapshots and refs', () => {
     const text = (await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content;
     expect(text).toContain('closed clicked');
     await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Open button') });
-    expect((await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content).toContain('open clicked');
+    expect((await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content).toContain(
+      'open clicked',
+    );
   });
 
   it('lists role-less clickables and names the element covering a button', async () => {
@@ -108,13 +128,17 @@ describe('snapshots and refs', () => {
     const pointer = refs.find((r: any) => (r.text || r.accessible_name) === 'Pointer span');
     expect(pointer?.allowed_actions).toContain('click');
     await h.ok('browser_click', { page_id: pageId, ref: card.ref });
-    expect((await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content).toContain('card clicked');
+    expect((await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content).toContain(
+      'card clicked',
+    );
     const covered = refOf(refs, 'button', 'Covered button');
     const e = await h.err('browser_click', { page_id: pageId, ref: covered });
     expect(e.code).toBe('not_interactable');
     expect(e.content).toMatch(/covered by/);
     expect(e.data.cover).toBeTruthy();
-    expect((await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content).not.toContain('under clicked');
+    expect((await h.ok('browser_list_elements', { page_id: pageId, scope: 'full' })).__content).not.toContain(
+      'under clicked',
+    );
   });
 
   it('budgets with a cursor, viewport first, and continues where it stopped', async () => {
@@ -128,7 +152,12 @@ describe('snapshots and refs', () => {
     let cursor = first.snapshot.cursor;
     let pages = 1;
     while (cursor && pages < 50) {
-      const next = await h.ok('browser_list_elements', { page_id: pageId, scope: 'full', max_chars: 2000, cursor });
+      const next = await h.ok('browser_list_elements', {
+        page_id: pageId,
+        scope: 'full',
+        max_chars: 2000,
+        cursor,
+      });
       expect(next.__content.length).toBeLessThanOrEqual(2000);
       for (const r of next.snapshot.refs) {
         expect(seen.has(r.ref)).toBe(false);
@@ -139,7 +168,9 @@ describe('snapshots and refs', () => {
     }
     const all = await h.refs(pageId, 'full');
     expect(seen.size).toBe(all.length);
-    expect((await h.err('browser_list_elements', { page_id: pageId, cursor: 'snap-x@3' })).code).toBe('invalid_request');
+    expect((await h.err('browser_list_elements', { page_id: pageId, cursor: 'snap-x@3' })).code).toBe(
+      'invalid_request',
+    );
   });
 
   it('viewport scope shows what is on screen; scrolling brings the rest', async () => {
@@ -158,7 +189,9 @@ describe('snapshots and refs', () => {
 
   it('subtree scope needs a ref and shows only that element', async () => {
     const pageId = await h.open('core/form.html');
-    expect((await h.err('browser_list_elements', { page_id: pageId, scope: 'subtree' })).code).toBe('invalid_request');
+    expect((await h.err('browser_list_elements', { page_id: pageId, scope: 'subtree' })).code).toBe(
+      'invalid_request',
+    );
     const refs = await h.refs(pageId, 'full');
     const form = refOf(refs, 'form', 'Sign up');
     const sub = await h.ok('browser_list_elements', { page_id: pageId, scope: 'subtree', ref: form });

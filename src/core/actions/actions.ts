@@ -103,7 +103,10 @@ export async function fill(page: BrowPage, ref: string, value: string): Promise<
         },
         p.entry.localId,
       );
-      if (kind === 'gone') throw new BrowserError('stale_ref', `${ref} disappeared while filling.`, { details: { reason: 'detached' } });
+      if (kind === 'gone')
+        throw new BrowserError('stale_ref', `${ref} disappeared while filling.`, {
+          details: { reason: 'detached' },
+        });
       if (kind === 'direct') {
         await withApi(
           p.frame,
@@ -127,7 +130,11 @@ export async function fill(page: BrowPage, ref: string, value: string): Promise<
 }
 
 /** Type text key by key into the focused element, or into `ref` after focusing it. */
-export async function type(page: BrowPage, text: string, opts: { ref?: string; delay_ms?: number } = {}): Promise<Effect> {
+export async function type(
+  page: BrowPage,
+  text: string,
+  opts: { ref?: string; delay_ms?: number } = {},
+): Promise<Effect> {
   let p: Prepared | null = null;
   return performAction(page, {
     action: 'type',
@@ -135,7 +142,11 @@ export async function type(page: BrowPage, text: string, opts: { ref?: string; d
     run: async () => {
       if (opts.ref) {
         p = await prepare(page, opts.ref, 'type', { hit: false });
-        await withApi(p.frame, (api, id: number) => (api.element(id) as HTMLElement | null)?.focus(), p.entry.localId);
+        await withApi(
+          p.frame,
+          (api, id: number) => (api.element(id) as HTMLElement | null)?.focus(),
+          p.entry.localId,
+        );
       }
       await page.raw.keyboard.type(text, { delay: opts.delay_ms ?? 0 });
     },
@@ -153,7 +164,11 @@ export async function press(page: BrowPage, key: string, opts: { ref?: string } 
     run: async () => {
       if (opts.ref) {
         p = await prepare(page, opts.ref, 'press', { hit: false });
-        await withApi(p.frame, (api, id: number) => (api.element(id) as HTMLElement | null)?.focus(), p.entry.localId);
+        await withApi(
+          p.frame,
+          (api, id: number) => (api.element(id) as HTMLElement | null)?.focus(),
+          p.entry.localId,
+        );
       }
       await withModifiers(page, combo.modifiers as Modifier[], () => page.raw.keyboard.press(combo.key));
     },
@@ -162,7 +177,10 @@ export async function press(page: BrowPage, key: string, opts: { ref?: string } 
 }
 
 /** Scroll the page, bring a ref into view, or scroll inside a scrollable ref. */
-export async function scroll(page: BrowPage, opts: { ref?: string; delta_x?: number; delta_y?: number }): Promise<Effect> {
+export async function scroll(
+  page: BrowPage,
+  opts: { ref?: string; delta_x?: number; delta_y?: number },
+): Promise<Effect> {
   const dx = opts.delta_x ?? 0;
   const dy = opts.delta_y ?? 0;
   if (!opts.ref && dx === 0 && dy === 0) {
@@ -184,7 +202,9 @@ export async function scroll(page: BrowPage, opts: { ref?: string; delta_x?: num
         await page.raw.mouse.move(vp.width / 2, vp.height / 2);
       }
       await page.raw.mouse.wheel({ deltaX: dx, deltaY: dy });
-      await page.raw.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.raw.evaluate(
+        () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+      );
       const after = await page.raw.evaluate(() => ({ x: scrollX, y: scrollY }));
       return `Page scroll ${before.x},${before.y} → ${after.x},${after.y}.`;
     },
@@ -231,7 +251,9 @@ export async function select(page: BrowPage, ref: string, value: string | string
       );
       if ('error' in res) {
         throw new BrowserError('invalid_request', `Cannot select on ${ref}: ${res.error}.`, {
-          hint: res.options ? `Options: ${res.options.join(', ')}` : 'Use an exact option value or a unique label.',
+          hint: res.options
+            ? `Options: ${res.options.join(', ')}`
+            : 'Use an exact option value or a unique label.',
         });
       }
       return `Selected ${res.selected.join(', ')}.`;
@@ -258,7 +280,10 @@ export async function check(page: BrowPage, ref: string, checked: boolean): Prom
       await page.raw.mouse.click(p.x, p.y);
       const d = await readState(page, p);
       if (d && (d.checked === true) !== checked) {
-        throw new BrowserError('action_failed', `${ref} did not become ${checked ? 'checked' : 'unchecked'} after a click.`);
+        throw new BrowserError(
+          'action_failed',
+          `${ref} did not become ${checked ? 'checked' : 'unchecked'} after a click.`,
+        );
       }
     },
     after: stateAfter(page, () => p),
@@ -272,7 +297,7 @@ export async function drag(page: BrowPage, ref: string, toRef: string): Promise<
     ref,
     run: async () => {
       const from = await prepare(page, ref, 'drag');
-      const to = await prepare(page, toRef, 'hover', { hit: false });
+      const to = await prepare(page, toRef, null, { hit: false });
       const m = page.raw.mouse;
       await m.move(from.x, from.y);
       await m.down();

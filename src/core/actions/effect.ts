@@ -89,7 +89,10 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       changes = { added: [], removed: [], changed: [], truncated: false };
     }
   }
-  const target = spec.after && !page.closed && !page.pendingDialog && !navigated ? await spec.after().catch(() => null) : null;
+  const target =
+    spec.after && !page.closed && !page.pendingDialog && !navigated
+      ? await spec.after().catch(() => null)
+      : null;
   const openedPages = [...session.pages.values()]
     .filter((p) => !pagesBefore.has(p.id))
     .map((p) => ({ page_id: p.id, url: p.url(), opener_page_id: p.openerPageId }));
@@ -142,7 +145,10 @@ export function renderEffect(e: Effect, targetLine?: string): string {
   if (e.message) lines.push(e.message);
   if (e.target) {
     const t = e.target;
-    const bits = [t.value !== undefined ? `value=${JSON.stringify(t.value)}` : '', t.checked !== undefined ? `checked=${t.checked}` : '']
+    const bits = [
+      t.value !== undefined ? `value=${JSON.stringify(t.value)}` : '',
+      t.checked !== undefined ? `checked=${t.checked}` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     if (bits) lines.push(`Target now: ${bits}`);
@@ -160,7 +166,10 @@ export function renderEffect(e: Effect, targetLine?: string): string {
     lines.push(
       `Requests: ${shown
         .slice(0, 8)
-        .map((r) => `${r.method} ${r.url}${r.status !== undefined ? ` ${r.status}` : ''}${r.failed ? ' (failed)' : ''}`)
+        .map(
+          (r) =>
+            `${r.method} ${r.url}${r.status !== undefined ? ` ${r.status}` : ''}${r.failed ? ' (failed)' : ''}`,
+        )
         .join('; ')}`,
     );
   }

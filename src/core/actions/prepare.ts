@@ -23,14 +23,27 @@ interface InFrame {
   x: number;
   y: number;
   cover?: { id: number; role: string; name: string; tag: string };
-  d: { role: string; name: string; tag: string; actions: string[]; states: string[]; value?: string; checked?: boolean | 'mixed' } | null;
+  d: {
+    role: string;
+    name: string;
+    tag: string;
+    actions: string[];
+    states: string[];
+    value?: string;
+    checked?: boolean | 'mixed';
+  } | null;
 }
 
 /**
  * Locate a ref and check it can take `action`: scrolled into view, visible, enabled, stable over
  * two frames, and (when `hit`) not covered by another element at its centre.
  */
-export async function prepare(page: BrowPage, ref: string, action: string, opts: { hit?: boolean } = {}): Promise<Prepared> {
+export async function prepare(
+  page: BrowPage,
+  ref: string,
+  action: string | null,
+  opts: { hit?: boolean } = {},
+): Promise<Prepared> {
   const loc = await locate(page, ref);
   const res = await withApi(
     loc.frame,
@@ -43,8 +56,10 @@ export async function prepare(page: BrowPage, ref: string, action: string, opts:
         let r = el.getBoundingClientRect();
         const vw = innerWidth;
         const vh = innerHeight;
-        const outside = r.bottom < 0 || r.right < 0 || r.top > vh || r.left > vw || r.top < 0 || r.bottom > vh;
-        if (outside) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
+        const outside =
+          r.bottom < 0 || r.right < 0 || r.top > vh || r.left > vw || r.top < 0 || r.bottom > vh;
+        if (outside)
+          el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
         const finish = () => {
           r = el.getBoundingClientRect();
           if (r.width === 0 || r.height === 0) return resolve({ invisible: true, x: 0, y: 0, d });
@@ -59,7 +74,8 @@ export async function prepare(page: BrowPage, ref: string, action: string, opts:
         let prev = el.getBoundingClientRect();
         const check = () => {
           const now = el.getBoundingClientRect();
-          const same = now.x === prev.x && now.y === prev.y && now.width === prev.width && now.height === prev.height;
+          const same =
+            now.x === prev.x && now.y === prev.y && now.width === prev.width && now.height === prev.height;
           prev = now;
           if (same || ++tries > 5) finish();
           else requestAnimationFrame(check);
@@ -75,18 +91,26 @@ export async function prepare(page: BrowPage, ref: string, action: string, opts:
   const d = res.d;
   if (!d) throw staleRef(ref, 'detached');
   if (res.invisible) {
-    throw new BrowserError('not_interactable', `${ref} (${d.role} "${d.name}") is not visible: it has no size on screen.`, {
-      hint: 'Take a fresh snapshot; the element may be collapsed or shown only after another step.',
-    });
+    throw new BrowserError(
+      'not_interactable',
+      `${ref} (${d.role} "${d.name}") is not visible: it has no size on screen.`,
+      {
+        hint: 'Take a fresh snapshot; the element may be collapsed or shown only after another step.',
+      },
+    );
   }
-  if (!d.actions.includes(action)) {
+  if (action && !d.actions.includes(action)) {
     const disabled = d.states.includes('disabled');
     throw new BrowserError(
       disabled ? 'not_interactable' : 'invalid_request',
       disabled
         ? `${ref} (${d.role} "${d.name}") is disabled.`
         : `${ref} (${d.role} "${d.name}") does not allow ${action}; it allows ${d.actions.join(', ') || 'nothing'}.`,
-      { hint: disabled ? 'Wait until it is enabled (browser_wait condition=ref state=enabled).' : 'Use an action from its allowed_actions.' },
+      {
+        hint: disabled
+          ? 'Wait until it is enabled (browser_wait condition=ref state=enabled).'
+          : 'Use an action from its allowed_actions.',
+      },
     );
   }
   if (res.cover) {
@@ -97,7 +121,9 @@ export async function prepare(page: BrowPage, ref: string, action: string, opts:
       `${ref} (${d.role} "${d.name}") is covered by ${c.role || c.tag}${c.name ? ` "${c.name}"` : ''}${coverRef ? ` (${coverRef})` : ''}.`,
       {
         hint: 'Close or act on the covering element first, or scroll so the target is unobstructed.',
-        details: { cover: { role: c.role, name: c.name, tag: c.tag, ...(coverRef ? { ref: coverRef } : {}) } },
+        details: {
+          cover: { role: c.role, name: c.name, tag: c.tag, ...(coverRef ? { ref: coverRef } : {}) },
+        },
       },
     );
   }

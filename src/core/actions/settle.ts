@@ -9,6 +9,8 @@ import { withApi } from '../snapshot/page-script.js';
 export interface RequestWatch {
   requests: HTTPRequest[];
   navigationRequested: boolean;
+  /** window.open / target=_blank calls seen: popups to wait for. */
+  windowOpens: number;
   stop(): void;
   /** Requests that have not finished yet. */
   pending(): HTTPRequest[];
@@ -21,7 +23,9 @@ export function watchRequests(page: BrowPage): RequestWatch {
   const watch: RequestWatch = {
     requests,
     navigationRequested: false,
+    windowOpens: 0,
     stop: () => {
+      page.cdp.off('Page.windowOpen', onWindowOpen);
       page.raw.off('request', onRequest);
       page.raw.off('requestfinished', onDone);
       page.raw.off('requestfailed', onDone);
@@ -33,6 +37,8 @@ export function watchRequests(page: BrowPage): RequestWatch {
     if (r.isNavigationRequest() && r.frame() === page.raw.mainFrame()) watch.navigationRequested = true;
   };
   const onDone = (r: HTTPRequest) => void done.add(r);
+  const onWindowOpen = () => void (watch.windowOpens += 1);
+  page.cdp.on('Page.windowOpen', onWindowOpen);
   page.raw.on('request', onRequest);
   page.raw.on('requestfinished', onDone);
   page.raw.on('requestfailed', onDone);
@@ -42,40 +48,57 @@ export function watchRequests(page: BrowPage): RequestWatch {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait until the action's effects have landed; returns how long it took. */
-export async function settle(page: BrowPage, watch: RequestWatch, opts: { quietMs: number; maxMs: number }): Promise<number> {
+export async function settle(
+  page: BrowPage,
+  watch: RequestWatch,
+  opts: { quietMs: number; maxMs: number },
+): Promise<number> {
   const t0 = Date.now();
   const deadline = t0 + opts.maxMs;
   const left = () => Math.max(0, deadline - Date.now());
-
-  // A navigation the action started: wait for the new document to be parsed.
-  if (watch.navigationRequested) {
-    await page.raw
-      .waitForNavigation({ waitUntil: 'domcontentloaded', timeout: Math.max(1, left()) })
-      .catch(() => undefined);
-  }
-  // Requests the action started (fetch/xhr/document/script), bounded by the deadline.
+  const pagesBefore = page.session.pages.size;
   const relevant = (r: HTTPRequest) => ['fetch', 'xhr', 'document', 'script'].includes(r.resourceType());
-  while (watch.pending().some(relevant) && left() > 0 && !page.pendingDialog) await sleep(10);
-  // A short DOM-quiet window, measured in the page (mutations and input events reset it).
-  if (!page.closed && !page.pendingDialog && left() > 0) {
-    const quiet = withApi(
-      page.raw.mainFrame(),
-      (api, quietMs: number, maxMs: number) =>
-        new Promise<boolean>((resolve) => {
-          const start = performance.now();
-          const tick = () => {
-            const now = performance.now();
-            if (now - api.mutations().lastAt >= quietMs && now - start >= Math.min(quietMs, 16)) resolve(true);
-            else if (now - start > maxMs) resolve(false);
-            else setTimeout(tick, 10);
-          };
-          requestAnimationFrame(() => tick());
-          setTimeout(tick, 20); // rAF does not fire in hidden tabs
-        }),
-      opts.quietMs,
-      left(),
-    );
-    await page.raceDialog(quiet).catch(() => undefined);
+  const blocked = () => page.closed || !!page.pendingDialog;
+
+  for (let round = 0; round < 5 && left() > 0 && !blocked(); round++) {
+    const seen = watch.requests.length;
+    // A navigation the action started: wait for the new document to be parsed.
+    if (watch.navigationRequested && round === 0) {
+      await page.raw
+        .waitForNavigation({ waitUntil: 'domcontentloaded', timeout: Math.max(1, left()) })
+        .catch(() => undefined);
+    }
+    // Requests the action started, bounded by the deadline.
+    while (watch.pending().some(relevant) && left() > 0 && !blocked()) await sleep(10);
+    // Popups it opened: wait until brow has wired them up as pages of the session.
+    while (watch.windowOpens > page.session.pages.size - pagesBefore && left() > 0 && !blocked())
+      await sleep(10);
+    if (blocked()) break;
+    // A DOM-quiet window measured in the page from now (mutations and input events restart it).
+    await quiet(page, opts.quietMs, left());
+    // Nothing new started while we waited: settled.
+    if (watch.requests.length === seen || !watch.pending().some(relevant)) break;
   }
   return Date.now() - t0;
+}
+
+async function quiet(page: BrowPage, quietMs: number, maxMs: number): Promise<void> {
+  if (maxMs <= 0) return;
+  const work = withApi(
+    page.raw.mainFrame(),
+    (api, q: number, max: number) =>
+      new Promise<boolean>((resolve) => {
+        const start = performance.now();
+        const tick = () => {
+          const now = performance.now();
+          if (now - Math.max(api.mutations().lastAt, start) >= q) resolve(true);
+          else if (now - start > max) resolve(false);
+          else setTimeout(tick, 10);
+        };
+        setTimeout(tick, Math.min(q, 16));
+      }),
+    quietMs,
+    maxMs,
+  );
+  await page.raceDialog(work).catch(() => undefined);
 }

@@ -29,7 +29,8 @@ export function parseCdpUrl(cdpUrl: string): { http: string | null; ws: string |
       hint: 'Use http://127.0.0.1:9222 (Chrome started with --remote-debugging-port=9222) or a ws:// endpoint.',
     });
   }
-  if (u.protocol === 'http:' || u.protocol === 'https:') return { http: cdpUrl.replace(/\/+$/, ''), ws: null };
+  if (u.protocol === 'http:' || u.protocol === 'https:')
+    return { http: cdpUrl.replace(/\/+$/, ''), ws: null };
   if (u.protocol === 'ws:' || u.protocol === 'wss:') return { http: null, ws: cdpUrl };
   throw new BrowserError('invalid_request', `"${cdpUrl}" is not an http(s):// or ws(s):// URL.`);
 }
@@ -85,10 +86,14 @@ export class AttachRegistry {
         protocolTimeout: 60_000,
       });
     } catch (e) {
-      throw new BrowserError('connection_failed', `Could not reach a browser at ${cdpUrl}: ${String(e).split('\n')[0]}`, {
-        hint: 'Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a separate profile dir>, then attach to http://127.0.0.1:9222.',
-        cause: e,
-      });
+      throw new BrowserError(
+        'connection_failed',
+        `Could not reach a browser at ${cdpUrl}: ${String(e).split('\n')[0]}`,
+        {
+          hint: 'Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a separate profile dir>, then attach to http://127.0.0.1:9222.',
+          cause: e,
+        },
+      );
     }
     const host: BrowserHost = {
       browser,
@@ -166,7 +171,9 @@ export class AttachRegistry {
   /** The first page whose URL contains the substring (case-insensitive), not already adopted. */
   async findTab(host: BrowserHost, substring: string): Promise<Page> {
     const needle = substring.toLowerCase();
-    const targets = host.browser.targets().filter((t) => t.type() === 'page' && t.url().toLowerCase().includes(needle));
+    const targets = host.browser
+      .targets()
+      .filter((t) => t.type() === 'page' && t.url().toLowerCase().includes(needle));
     if (targets.length === 0) {
       const urls = host.browser
         .targets()
@@ -178,9 +185,11 @@ export class AttachRegistry {
     }
     const free = targets.find((t) => !this.adopted.has(targetIdOf(t))) ?? targets[0]!;
     const page = await free.page();
-    if (!page) throw new BrowserError('page_not_found', `The tab ${free.url()} could not be opened for control.`);
+    if (!page)
+      throw new BrowserError('page_not_found', `The tab ${free.url()} could not be opened for control.`);
     return page;
   }
 }
 
-export const targetIdOf = (t: { _targetId?: string } | object): string => (t as { _targetId: string })._targetId;
+export const targetIdOf = (t: { _targetId?: string } | object): string =>
+  (t as { _targetId: string })._targetId;

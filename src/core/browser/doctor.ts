@@ -52,9 +52,13 @@ export function doctor(executable = ''): DoctorReport {
         : 'Install Chromium or Google Chrome with your package manager, or set BROW_CHROME=/path/to/chrome.',
     });
   } else if (!version) {
-    issues.push({ what: `${chrome.path} did not answer --version.`, enable_how: 'Check that this Chromium runs on this machine.' });
+    issues.push({
+      what: `${chrome.path} did not answer --version.`,
+      enable_how: 'Check that this Chromium runs on this machine.',
+    });
   }
-  if (!ffmpeg) issues.push({ what: 'ffmpeg is missing: recording is off.', enable_how: 'apt-get install -y ffmpeg' });
+  if (!ffmpeg)
+    issues.push({ what: 'ffmpeg is missing: recording is off.', enable_how: 'apt-get install -y ffmpeg' });
   if (!display) {
     issues.push({
       what: 'No display: headful sessions are unavailable (headless works).',

@@ -54,11 +54,15 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       pipe: false,
     });
   } catch (e) {
-    throw new BrowserError('connection_failed', `Chromium at ${chrome.path} failed to start: ${String(e).split('\n')[0]}`, {
-      cause: e,
-      hint: headless
-        ? 'Run `brow doctor`; check that Chromium starts by hand with --headless.'
-        : 'A headful session needs a display (set DISPLAY, e.g. under Xvfb) — or start it headless.',
-    });
+    throw new BrowserError(
+      'connection_failed',
+      `Chromium at ${chrome.path} failed to start: ${String(e).split('\n')[0]}`,
+      {
+        cause: e,
+        hint: headless
+          ? 'Run `brow doctor`; check that Chromium starts by hand with --headless.'
+          : 'A headful session needs a display (set DISPLAY, e.g. under Xvfb) — or start it headless.',
+      },
+    );
   }
 }

@@ -26,9 +26,13 @@ export function checkUrl(url: string, allowed: string[]): URL {
   const scheme = u.protocol.replace(/:$/, '');
   if (url === 'about:blank') return u;
   if (!allowed.includes(scheme)) {
-    throw new BrowserError('url_blocked', `The scheme "${scheme}:" is not allowed (allowed: ${allowed.join(', ')}).`, {
-      details: { url, scheme, allowed_schemes: allowed },
-    });
+    throw new BrowserError(
+      'url_blocked',
+      `The scheme "${scheme}:" is not allowed (allowed: ${allowed.join(', ')}).`,
+      {
+        details: { url, scheme, allowed_schemes: allowed },
+      },
+    );
   }
   return u;
 }
@@ -41,7 +45,12 @@ const LIFECYCLE: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
 };
 
 /** Go to a URL. net::ERR_* and HTTP ≥ 400 fail with navigation_failed carrying the details. */
-export async function navigate(page: BrowPage, url: string, waitUntil: WaitUntil, timeoutMs: number): Promise<NavigationResult> {
+export async function navigate(
+  page: BrowPage,
+  url: string,
+  waitUntil: WaitUntil,
+  timeoutMs: number,
+): Promise<NavigationResult> {
   checkUrl(url, page.session.config.allowed_schemes);
   page.assertNoHandoff();
   page.pendingDialog = null;
@@ -128,5 +137,9 @@ export async function history(
   } catch (e) {
     throw classifyError(e);
   }
-  return { url: page.url(), moved: page.url() !== before || page.documentGeneration !== gen, title: await safeTitle(page) };
+  return {
+    url: page.url(),
+    moved: page.url() !== before || page.documentGeneration !== gen,
+    title: await safeTitle(page),
+  };
 }

@@ -95,7 +95,10 @@ export class BrowPage {
       throw new BrowserError('page_closed', `Page ${this.id} is closed.`);
     }
     if (this.session.closed) {
-      throw new BrowserError('session_closed', `Session ${this.session.id} has ended (${this.session.stopReason}).`);
+      throw new BrowserError(
+        'session_closed',
+        `Session ${this.session.id} has ended (${this.session.stopReason}).`,
+      );
     }
   }
 
@@ -111,7 +114,10 @@ export class BrowPage {
 
   assertNoHandoff(): void {
     if (this.handoffId) {
-      throw new BrowserError('handoff_pending', `A person has control of page ${this.id} (handoff ${this.handoffId}).`);
+      throw new BrowserError(
+        'handoff_pending',
+        `A person has control of page ${this.id} (handoff ${this.handoffId}).`,
+      );
     }
   }
 
@@ -150,7 +156,8 @@ export class BrowPage {
   async release(): Promise<void> {
     if (this.closed) return;
     this.markClosed();
-    if (this.scriptId) await this.raw.removeScriptToEvaluateOnNewDocument(this.scriptId).catch(() => undefined);
+    if (this.scriptId)
+      await this.raw.removeScriptToEvaluateOnNewDocument(this.scriptId).catch(() => undefined);
     await this.cdp?.detach().catch(() => undefined);
   }
 

@@ -12,14 +12,18 @@ export interface OutlineDiff {
 
 const keyOf = (n: SnapNode): string => n.ref ?? `text:${n.role}:${n.name}`;
 
+/** Focus moves on every click and fill; it is not a change worth a line. */
+const lineOf = (n: SnapNode): string =>
+  nodeLine(n.states.includes('focused') ? { ...n, states: n.states.filter((s) => s !== 'focused') } : n);
+
 /** Compare by ref (text nodes by content); `limit` caps the lines of each kind. */
 export function diffOutlines(before: SnapNode[], after: SnapNode[], limit = 50): OutlineDiff {
   const old = new Map<string, string[]>();
   for (const n of before) {
     const k = keyOf(n);
     const list = old.get(k);
-    if (list) list.push(nodeLine(n));
-    else old.set(k, [nodeLine(n)]);
+    if (list) list.push(lineOf(n));
+    else old.set(k, [lineOf(n)]);
   }
   const diff: OutlineDiff = { added: [], removed: [], changed: [], truncated: false };
   const push = (list: string[], line: string) => {
@@ -28,7 +32,7 @@ export function diffOutlines(before: SnapNode[], after: SnapNode[], limit = 50):
   };
   for (const n of after) {
     const k = keyOf(n);
-    const line = nodeLine(n);
+    const line = lineOf(n);
     const prev = old.get(k);
     if (!prev || prev.length === 0) {
       push(diff.added, line);

@@ -20,7 +20,10 @@ export interface FindMatch {
   in_viewport: boolean;
 }
 
-export async function find(page: BrowPage, input: FindInput): Promise<{ matches: FindMatch[]; total: number; truncated: boolean }> {
+export async function find(
+  page: BrowPage,
+  input: FindInput,
+): Promise<{ matches: FindMatch[]; total: number; truncated: boolean }> {
   const snap = await takeSnapshot(page);
   const role = input.role?.toLowerCase();
   const name = input.name?.toLowerCase();

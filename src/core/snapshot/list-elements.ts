@@ -71,7 +71,10 @@ export function refRecord(n: SnapNode): RefRecord {
 }
 
 /** List a page's elements in one scope; returns model text and the data form. */
-export async function listElements(page: BrowPage, input: ListElementsInput): Promise<{ text: string; data: SnapshotData }> {
+export async function listElements(
+  page: BrowPage,
+  input: ListElementsInput,
+): Promise<{ text: string; data: SnapshotData }> {
   if (input.cursor) return continuePage(page, input);
   if (input.scope === 'subtree' && !input.ref) {
     throw new BrowserError('invalid_request', 'scope "subtree" needs a ref.', {
@@ -94,10 +97,20 @@ function continuePage(page: BrowPage, input: ListElementsInput) {
   const [snapId, offsetText] = (input.cursor ?? '').split('@');
   const p = page.pagination;
   const offset = Number(offsetText);
-  if (!p || p.snapshot.id !== snapId || !Number.isInteger(offset) || offset <= 0 || offset >= p.order.length) {
-    throw new BrowserError('invalid_request', `Cursor "${input.cursor}" does not continue the latest snapshot of this page.`, {
-      hint: 'Take a new browser_list_elements snapshot and follow its cursor.',
-    });
+  if (
+    !p ||
+    p.snapshot.id !== snapId ||
+    !Number.isInteger(offset) ||
+    offset <= 0 ||
+    offset >= p.order.length
+  ) {
+    throw new BrowserError(
+      'invalid_request',
+      `Cursor "${input.cursor}" does not continue the latest snapshot of this page.`,
+      {
+        hint: 'Take a new browser_list_elements snapshot and follow its cursor.',
+      },
+    );
   }
   return renderPage(page, p, offset, input.max_chars);
 }
@@ -172,7 +185,12 @@ async function changes(page: BrowPage) {
 }
 
 function changesResult(page: BrowPage, snap: Snapshot, diff: OutlineDiff) {
-  const text = [...headerLines(page, snap, 'changes'), '<page-content>', renderDiff(diff), '</page-content>'].join('\n');
+  const text = [
+    ...headerLines(page, snap, 'changes'),
+    '<page-content>',
+    renderDiff(diff),
+    '</page-content>',
+  ].join('\n');
   const data: SnapshotData = {
     id: snap.id,
     page_id: page.id,

@@ -33,7 +33,15 @@ export class RefRegistry {
       return hit.ref;
     }
     this.counter += 1;
-    const entry: RefEntry = { ref: `e${this.counter}`, docKey, localId, frame: new WeakRef(frame), frameId, role, name };
+    const entry: RefEntry = {
+      ref: `e${this.counter}`,
+      docKey,
+      localId,
+      frame: new WeakRef(frame),
+      frameId,
+      role,
+      name,
+    };
     this.byKey.set(key, entry);
     this.byNumber.set(this.counter, entry);
     return entry.ref;

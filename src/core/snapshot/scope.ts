@@ -7,12 +7,54 @@ const ACTING = new Set(['click', 'fill', 'type', 'press', 'select', 'check', 'up
 
 /** Containers kept around interactive nodes so the hierarchy still tells forms and regions apart. */
 const CONTEXT_ROLES = new Set([
-  'main', 'navigation', 'banner', 'contentinfo', 'complementary', 'form', 'search', 'region', 'dialog',
-  'alertdialog', 'menu', 'menubar', 'tablist', 'listbox', 'tree', 'grid', 'table', 'toolbar', 'group',
-  'radiogroup', 'iframe', 'heading', 'article',
+  'main',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'form',
+  'search',
+  'region',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'tablist',
+  'listbox',
+  'tree',
+  'grid',
+  'table',
+  'toolbar',
+  'group',
+  'radiogroup',
+  'iframe',
+  'heading',
+  'article',
 ]);
 
-export const isInteractive = (n: SnapNode): boolean => n.actions.some((a) => ACTING.has(a));
+const WIDGETS = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'option',
+  'checkbox',
+  'radio',
+  'switch',
+  'slider',
+  'spinbutton',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'treeitem',
+]);
+
+/** Controls an agent can act on, and disabled controls it should know are there. */
+export const isInteractive = (n: SnapNode): boolean =>
+  n.actions.some((a) => ACTING.has(a)) || (WIDGETS.has(n.role) && n.states.includes('disabled'));
 
 /**
  * Keep the nodes a scope wants, plus the ancestors that give them context. Returns indexes
@@ -20,7 +62,10 @@ export const isInteractive = (n: SnapNode): boolean => n.actions.some((a) => ACT
  */
 export function selectScope(nodes: SnapNode[], scope: Scope): number[] {
   if (scope === 'full' || scope === 'subtree' || scope === 'changes') return nodes.map((_, i) => i);
-  const want = scope === 'interactive' ? (n: SnapNode) => isInteractive(n) || n.role === 'heading' || !!n.opaque : (n: SnapNode) => n.inView;
+  const want =
+    scope === 'interactive'
+      ? (n: SnapNode) => isInteractive(n) || n.role === 'heading' || !!n.opaque
+      : (n: SnapNode) => n.inView;
   return withAncestors(nodes, want, scope === 'interactive' ? (n) => CONTEXT_ROLES.has(n.role) : () => true);
 }
 

@@ -1,5 +1,6 @@
 /** Take a snapshot of a page: walk every frame in the page, stitch frames in, assign page refs. */
 import type { Frame } from 'puppeteer-core';
+import { BrowserError, classifyError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
 import type { WalkNode, WalkResult } from './injected/types.js';
@@ -51,7 +52,30 @@ export const frameIdOf = (f: Frame): string => (f as unknown as { _id: string })
 
 const MAX_NODES = 200_000;
 
-/** Walk the page (all frames, any depth) into one outline. */
+/** A frame that does not answer in this time is shown as an opaque line, not waited for. */
+const CHILD_FRAME_TIMEOUT_MS = 2500;
+/** The main frame not answering means its script is busy: fail with timeout rather than hang. */
+const MAIN_FRAME_TIMEOUT_MS = 15_000;
+
+interface RawLine {
+  frame: Frame;
+  frameId: string;
+  docKey: string;
+  node: WalkNode;
+  depthOffset: number;
+  offset: [number, number];
+  visible: boolean;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+/** Walk the page (all frames, any depth) into one outline; refs are assigned in document order. */
 export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Promise<Snapshot> {
   const main = page.raw.mainFrame();
   const frameSeqs = new Map<string, number>();
@@ -65,59 +89,92 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
   }
   const startFrame = root?.frame ?? main;
 
-  const walkFrame = async (frame: Frame, depthOffset: number, offset: [number, number], visible: boolean) => {
+  const walkFrame = async (
+    frame: Frame,
+    depthOffset: number,
+    offset: [number, number],
+    visible: boolean,
+  ): Promise<{ lines: (RawLine | SnapNode)[]; res: WalkResult | null }> => {
     let res: WalkResult;
+    const isStart = frame === startFrame;
     try {
-      res = await withApi(
-        frame,
-        (api, o: { maxNodes: number; rootId?: number }) => api.walk(o),
-        { maxNodes: opts.maxNodes ?? MAX_NODES, ...(frame === startFrame && root ? { rootId: root.localId } : {}) },
+      res = await withTimeout(
+        withApi(frame, (api, o: { maxNodes: number; rootId?: number }) => api.walk(o), {
+          maxNodes: opts.maxNodes ?? MAX_NODES,
+          ...(isStart && root ? { rootId: root.localId } : {}),
+        }),
+        isStart ? MAIN_FRAME_TIMEOUT_MS : CHILD_FRAME_TIMEOUT_MS,
+        isStart ? 'The page' : 'The frame',
       );
     } catch (e) {
-      return { nodes: [opaqueNode(frame, depthOffset, `frame-unreachable: ${String(e).split('\n')[0]}`)], res: null };
+      if (isStart) {
+        const err = classifyError(e);
+        if (err.code === 'unexpected_error' && /did not answer/.test(err.message)) {
+          throw new BrowserError('timeout', `${err.message}: its script may be busy.`, {
+            hint: 'Wait and try again, or reload the page.',
+          });
+        }
+        throw err;
+      }
+      return {
+        lines: [opaqueNode(frame, depthOffset, `frame-unreachable: ${String(e).split('\n')[0]}`)],
+        res: null,
+      };
     }
     frames.push(frame);
     frameSeqs.set(res.docKey, res.mutationSeq);
     if (res.truncated) truncated = true;
     const fid = frameIdOf(frame);
-    const out: SnapNode[] = [];
     const childFrames = frame.childFrames();
     const owners = childFrames.length > 0 ? await frameOwners(frame, childFrames) : new Map<number, Frame>();
-    const childWalks = new Map<number, Promise<{ nodes: SnapNode[] }>>();
+    const childWalks = new Map<number, Promise<{ lines: (RawLine | SnapNode)[] }>>();
     for (const n of res.nodes) {
-      if (n.frame && n.id && owners.has(n.id)) {
-        const child = owners.get(n.id)!;
-        const box = n.box;
+      const child = n.frame && n.id ? owners.get(n.id) : undefined;
+      if (child) {
         childWalks.set(
           n.id,
-          walkFrame(child, depthOffset + n.depth + 1, [offset[0] + box[0], offset[1] + box[1]], visible && n.inView),
+          walkFrame(
+            child,
+            depthOffset + n.depth + 1,
+            [offset[0] + n.box[0], offset[1] + n.box[1]],
+            visible && n.inView,
+          ),
         );
       }
     }
-    const childResults = new Map<number, SnapNode[]>();
-    await Promise.all(
-      [...childWalks].map(async ([id, p]) => {
-        childResults.set(id, (await p).nodes);
-      }),
-    );
+    const childLines = new Map<number, (RawLine | SnapNode)[]>();
+    await Promise.all([...childWalks].map(async ([id, p]) => childLines.set(id, (await p).lines)));
+    const lines: (RawLine | SnapNode)[] = [];
     for (const n of res.nodes) {
-      out.push(toSnapNode(page, frame, fid, res.docKey, n, depthOffset, offset, visible));
-      const kids = n.id ? childResults.get(n.id) : undefined;
-      if (kids) out.push(...kids);
+      lines.push({ frame, frameId: fid, docKey: res.docKey, node: n, depthOffset, offset, visible });
+      const kids = n.id ? childLines.get(n.id) : undefined;
+      if (kids) lines.push(...kids);
     }
-    return { nodes: out, res };
+    return { lines, res };
   };
 
   const top = await walkFrame(startFrame, 0, [0, 0], true);
   const mainRes = top.res;
+  const nodes = top.lines.map((l) =>
+    'node' in l
+      ? toSnapNode(page, l.frame, l.frameId, l.docKey, l.node, l.depthOffset, l.offset, l.visible)
+      : l,
+  );
   return {
     id: newId('snap'),
     pageId: page.id,
     documentGeneration: page.documentGeneration,
     url: mainRes?.url ?? page.url(),
     title: mainRes?.title ?? '',
-    viewport: mainRes?.viewport ?? { width: 0, height: 0, scrollX: 0, scrollY: 0, scrollWidth: 0, scrollHeight: 0 },
-    nodes: top.nodes,
+    viewport: mainRes?.viewport ?? {
+      width: 0,
+      height: 0,
+      scrollX: 0,
+      scrollY: 0,
+      scrollWidth: 0,
+      scrollHeight: 0,
+    },
+    nodes,
     truncated,
     createdAt: Date.now(),
     frameSeqs,
