@@ -37,9 +37,8 @@ export function buildOnce(): void {
     } catch (e) {
       const out = e as { stdout?: Buffer; stderr?: Buffer };
       if (!existsSync(join(ROOT, 'dist/doors/cli/main.js'))) throw e;
-      console.warn(
-        `build reported errors (dist/ was still emitted):\n${String(out.stdout ?? '')}${String(out.stderr ?? '')}`,
-      );
+      const log = `${String(out.stdout ?? '')}${String(out.stderr ?? '')}`;
+      console.warn(`build reported errors (dist/ was still emitted):\n${log.slice(0, 2000)}`);
     } finally {
       writeFileSync(stamp, String(Date.now()));
       rmSync(lock, { recursive: true, force: true });
