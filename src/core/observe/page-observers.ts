@@ -3,6 +3,7 @@ import type { ConsoleMessage, Dialog, HTTPRequest, Page } from 'puppeteer-core';
 import type { ConsoleEntry, ConsoleLevel, DialogRecord, NetworkEntry } from './records.js';
 import type { RingBuffer } from './ring-buffer.js';
 import type { EventBus } from './events.js';
+import { observeTargetConsole } from './target-console.js';
 
 export interface ObserverSink {
   pageId: string;
@@ -31,7 +32,18 @@ export function observePage(page: Page, sink: ObserverSink): () => void {
   const seqOf = new WeakMap<HTTPRequest, number>();
   const started = new WeakMap<HTTPRequest, number>();
 
+  const direct = observeTargetConsole(page, (level, text, source) => {
+    const entry = sink.console.push({
+      page_id: sink.pageId,
+      timestamp: Date.now(),
+      level,
+      text: text.slice(0, 10_000),
+      ...(source ? { source } : {}),
+    });
+    sink.events.emit('console-event', sink.sessionId, { page_id: sink.pageId, entry });
+  });
   const onConsole = (msg: ConsoleMessage): void => {
+    if (direct.handles(msg)) return; // read from CDP already; what is left comes from workers
     const loc = msg.location();
     const entry = sink.console.push({
       page_id: sink.pageId,
@@ -114,6 +126,7 @@ export function observePage(page: Page, sink: ObserverSink): () => void {
   page.on('requestfailed', onFailed);
   page.on('dialog', onDialog);
   return () => {
+    direct.detach();
     page.off('console', onConsole);
     page.off('pageerror', onPageError);
     page.off('request', onRequest);
