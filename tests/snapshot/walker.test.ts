@@ -47,6 +47,7 @@ const CHROMIUM_ROLE: Record<string, string> = {
   Date: 'textbox',
   DisclosureTriangle: 'button',
   Canvas: 'generic',
+  Iframe: 'iframe',
 };
 declare const globalThis: { [key: symbol]: Api };
 
@@ -268,6 +269,21 @@ describe('content', () => {
     expect(byDomId(n, 'scroller')).toMatchObject({ actions: ['scroll'], text: 'Tall content' });
     expect(find(n, 'button', 'More').states).toContain('collapsed');
     expect(JSON.stringify(n)).not.toContain('Hidden details text');
+  });
+
+  it('marks iframes for the Node side and shows a modal dialog with focus', async () => {
+    expect(byDomId(result.nodes, 'frame')).toMatchObject({
+      role: 'iframe',
+      name: 'Embedded page',
+      frame: true,
+      actions: [],
+    });
+    expect(result.nodes.some((x) => x.attrs.id === 'dlg')).toBe(false);
+    await page.evaluate(() => (document.getElementById('dlg') as HTMLDialogElement).showModal());
+    const open = await walk(page);
+    expect(byDomId(open.nodes, 'dlg')).toMatchObject({ role: 'dialog', states: ['modal'] });
+    expect(byDomId(open.nodes, 'dlg-ok').states).toEqual(['focused']);
+    await page.evaluate(() => (document.getElementById('dlg') as HTMLDialogElement).close());
   });
 
   it('gives boxes in viewport CSS px', () => {
@@ -652,7 +668,7 @@ describe('timing (printed, not asserted)', () => {
         const [ms, count] = await page.evaluate(() => {
           const t = performance.now();
           const r = globalThis[Symbol.for('brow.page')]!.walk();
-          return [performance.now() - t, r.nodes.length];
+          return [performance.now() - t, r.nodes.length] as [number, number];
         });
         times.push(ms);
         emitted = count;

@@ -208,17 +208,35 @@ function textAlternative(el: Element, st: NameState, referenced: boolean): strin
   return hasText(t) ? t : (a.title ?? '');
 }
 
+// Name computations never nest at the top level, so their root states are reused (no allocation
+// per element on big pages).
+const rootState: NameState = {
+  target: null as unknown as Element,
+  labelledBy: false,
+  includeHidden: false,
+  depth: 0,
+};
+const descendantState: NameState = { ...rootState };
+
+function freshState(st: NameState, target: Element): NameState {
+  st.target = target;
+  st.labelledBy = false;
+  st.includeHidden = false;
+  st.depth = 0;
+  return st;
+}
+
 /**
  * For the walker, which collects content text itself: a descendant's text alternative when it
  * does not come from its content, else null.
  */
 export function descendantPrefix(el: Element, tag: string, a: Attrs, role: string): string | null {
-  return recursionPrefix(el, tag, a, role, { target: el, labelledBy: false, includeHidden: false, depth: 0 });
+  return recursionPrefix(el, tag, a, role, freshState(descendantState, el));
 }
 
 /** The name of an element from labelledby, aria-label and native sources (collapsed; '' if none). */
 export function namePrefix(el: Element, tag: string, a: Attrs, role: string): string {
-  const st: NameState = { target: el, labelledBy: false, includeHidden: false, depth: 0 };
+  const st = freshState(rootState, el);
   if (a.labelledby) {
     const t = collapse(labelledByText(el, a.labelledby, st), CAP);
     if (t) return t;

@@ -49,6 +49,8 @@ export class Attrs {
   onclick = false;
   href = false;
   alt: string | null = null;
+  cls: string | null = null;
+  style = false;
   keep: Record<string, string> | null = null;
 }
 
@@ -142,6 +144,12 @@ export function readAttrs(el: Element): Attrs {
         break;
       case 'alt':
         a.alt = v;
+        break;
+      case 'class':
+        a.cls = v;
+        break;
+      case 'style':
+        a.style = true;
         break;
     }
   }

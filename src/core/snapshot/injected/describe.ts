@@ -44,7 +44,7 @@ export function describeElement(el: Element): DescribeResult {
     role,
     name: computeName(el, tag, a, role),
     states: statesOf(el, tag, role, a, deepActiveElement(), disabled),
-    actions: actionsOf(el, tag, role, a, { clickable, disabled, scrollable: isScrollable(el), inDropdown }),
+    actions: actionsOf(el, tag, role, a, clickable, disabled, isScrollable(el), inDropdown),
     tag,
   };
   const value = valueOf(el, tag, role, a);

@@ -9,6 +9,7 @@ export const apply = Reflect.apply;
 export const defineProperty = Object.defineProperty;
 const getOwnDescriptor = Object.getOwnPropertyDescriptor;
 export const symbolFor = Symbol.for;
+export const freeze = Object.freeze;
 export const mathRound = Math.round;
 export const mathMin = Math.min;
 const mathRandom = Math.random;
@@ -22,7 +23,7 @@ const bind = Function.prototype.bind;
  * `fn.call(self, ...args)` that no later patch of Function.prototype.call can divert, with no
  * argument array per call (the primordials trick: `call` bound to `fn`).
  */
-function uncurry<F extends AnyFn>(fn: F): (self: unknown, ...args: Parameters<F>) => ReturnType<F> {
+export function uncurry<F extends AnyFn>(fn: F): (self: unknown, ...args: Parameters<F>) => ReturnType<F> {
   return apply(bind, call, [fn]) as (self: unknown, ...args: Parameters<F>) => ReturnType<F>;
 }
 
@@ -41,10 +42,15 @@ export const SafeMap = safeClass(Map, ['get', 'set', 'has', 'delete', 'size']) a
 export const SafeWeakMap = safeClass(WeakMap, ['get', 'set', 'has', 'delete']) as WeakMapConstructor;
 export const SafeWeakSet = safeClass(WeakSet, ['add', 'has', 'delete']) as WeakSetConstructor;
 export const SafeSet = safeClass(Set, ['add', 'has', 'delete']) as SetConstructor;
-export const SafeWeakRef = safeClass(WeakRef, ['deref']) as WeakRefConstructor;
-export const SafeFinalizationRegistry = safeClass(FinalizationRegistry, [
-  'register',
-]) as FinalizationRegistryConstructor;
+/** Created per element: the native constructor (a subclass constructor is slower) and a captured deref. */
+export const NativeWeakRef = WeakRef;
+export const weakRefDeref = uncurry(WeakRef.prototype.deref) as <T extends WeakKey>(
+  ref: WeakRef<T>,
+) => T | undefined;
+export const mapForEach = uncurry(Map.prototype.forEach) as <K, V>(
+  map: Map<K, V>,
+  fn: (value: V, key: K) => void,
+) => void;
 
 // Strings.
 export const strToLower = uncurry(String.prototype.toLowerCase);

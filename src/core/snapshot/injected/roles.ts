@@ -79,8 +79,22 @@ function inputRole(el: HTMLInputElement): string {
 const SECTIONING =
   'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
 
+/**
+ * The role attribute of the table being walked ('' for none), or undefined when unknown. The walker
+ * sets it while inside a table so cells need not look their table up.
+ */
+let knownTableRole: string | undefined;
+
+/** Set the table role for the cells that follow; returns the previous value to restore. */
+export function enterTable(role: string | undefined): string | undefined {
+  const previous = knownTableRole;
+  knownTableRole = role;
+  return previous;
+}
+
 /** The role of the table an element belongs to ('' for a plain table). */
 function tableRole(el: Element): string {
+  if (knownTableRole !== undefined) return knownTableRole;
   const table = elClosest(el, 'table');
   return table ? strToLower(elGetAttribute(table, 'role') ?? '') : '';
 }
@@ -208,8 +222,10 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
       return 'table';
     case 'tbody':
     case 'thead':
-    case 'tfoot':
-      return tableRole(el) === 'none' || tableRole(el) === 'presentation' ? 'none' : 'rowgroup';
+    case 'tfoot': {
+      const t = tableRole(el);
+      return t === 'none' || t === 'presentation' ? 'none' : 'rowgroup';
+    }
     case 'td':
       return cellRole(el, false);
     case 'th':

@@ -4,16 +4,25 @@ import { readAttrs, type Attrs } from './attrs.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
 import {
+  SafeMap,
   SafeSet,
   computedStyle,
   docCreateRange,
+  freeze,
   elRect,
   mathRound,
   rangeRect,
   rangeSetEndAfter,
   rangeSetStartBefore,
 } from './natives.js';
-import { CHILDREN_PRESENTATIONAL, QUIET_ROLES, explicitRole, headingLevel, implicitRole } from './roles.js';
+import {
+  CHILDREN_PRESENTATIONAL,
+  QUIET_ROLES,
+  enterTable,
+  explicitRole,
+  headingLevel,
+  implicitRole,
+} from './roles.js';
 import { shadowRootOf, slotChildren } from './shadow.js';
 import { CAP, collapse, hasText, tokens } from './text.js';
 import type { WalkNode } from './types.js';
@@ -80,9 +89,8 @@ interface Ctx {
   covered: boolean;
 }
 
-function newCtx(node: WalkNode | null, depth: number, covered: boolean): Ctx {
-  return { node, depth, children: 0, pending: '', first: null, last: null, segments: null, covered };
-}
+const NO_STRINGS = freeze([]) as unknown as string[];
+const NO_ATTRS = freeze({}) as Record<string, string>;
 
 /** Close the current text segment (at a block boundary). */
 function endSegment(ctx: Ctx): void {
@@ -111,14 +119,35 @@ export class Walker {
   private readonly vh = innerHeight;
   private readonly focused: Element | null;
   private range: Range | null = null;
+  private readonly cursors = new SafeMap<string, string>();
+  /** Contexts are strictly nested by depth: one reusable object per depth. */
+  private readonly ctxs: Ctx[] = [];
 
   constructor(private readonly max: number) {
     this.focused = deepActiveElement();
   }
 
+  /** The context for nodes emitted at `depth`, reset. */
+  private ctxAt(depth: number, node: WalkNode | null, covered: boolean): Ctx {
+    let ctx = this.ctxs[depth];
+    if (!ctx) {
+      ctx = { node, depth, children: 0, pending: '', first: null, last: null, segments: null, covered };
+      this.ctxs[depth] = ctx;
+      return ctx;
+    }
+    ctx.node = node;
+    ctx.children = 0;
+    ctx.pending = '';
+    ctx.first = ctx.last = null;
+    ctx.segments = null;
+    ctx.covered = covered;
+    return ctx;
+  }
+
   /** Walk the subtree of `el` (included); depth starts at 0. */
   walkFrom(el: Element, parent: Element | null): void {
-    const ctx = newCtx(null, 0, false);
+    const ctx = this.ctxAt(0, null, false);
+    enterTable(undefined);
     this.visitElement(el, ctx, parent, undefined, false);
     this.flush(ctx);
   }
@@ -143,10 +172,10 @@ export class Walker {
       depth,
       role,
       name,
-      states: [],
-      actions: [],
+      states: NO_STRINGS,
+      actions: NO_STRINGS,
       tag,
-      attrs: {},
+      attrs: NO_ATTRS,
       box: [mathRound(x), mathRound(y), mathRound(w), mathRound(h)],
       inView: x < this.vw && y < this.vh && x + w > 0 && y + h > 0,
     };
@@ -328,8 +357,9 @@ export class Walker {
         if (CLICK_CHECKED_ROLES.has(rawRole)) {
           if (hasClickSignal(el, a)) clickable = true;
           else if (!contents) {
-            cursor = computedStyle(el).cursor;
-            clickable = cursor === 'pointer' && this.parentCursor(parent, parentCursor) !== 'pointer';
+            const parentCur = this.parentCursor(parent, parentCursor);
+            cursor = this.cursorOf(el, tag, a, parentCur);
+            clickable = cursor === 'pointer' && parentCur !== 'pointer';
           }
         }
       } else if (opaque !== undefined) {
@@ -339,9 +369,9 @@ export class Walker {
         else if (hasClickSignal(el, a) || (tag === 'label' && this.labelForHidden(el)))
           clickable = emit = true;
         else if (tag !== 'label' && !contents) {
-          cursor = computedStyle(el).cursor;
-          if (cursor === 'pointer' && this.parentCursor(parent, parentCursor) !== 'pointer')
-            clickable = emit = true;
+          const parentCur = this.parentCursor(parent, parentCursor);
+          cursor = this.cursorOf(el, tag, a, parentCur);
+          if (cursor === 'pointer' && parentCur !== 'pointer') clickable = emit = true;
         }
         if (!emit && a.label !== null && hasText(a.label)) emit = true;
         if (
@@ -391,7 +421,7 @@ export class Walker {
       scrollable = isScrollable(el);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, elRect(el));
     node.states = statesOf(el, tag, role, a, this.focused, disabled);
-    node.actions = actionsOf(el, tag, role, a, { clickable, disabled, scrollable, inDropdown: false });
+    node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false);
     if (a.keep) node.attrs = a.keep;
     if (role === 'heading') node.level = headingLevel(tag, a);
     const value = valueOf(el, tag, role, a);
@@ -406,10 +436,23 @@ export class Walker {
       this.options(el as HTMLSelectElement, ctx.depth + 1, role === 'combobox');
       return given ?? '';
     }
-    if (LEAF_TAGS.has(tag)) return given ?? '';
+    if (LEAF_TAGS.has(tag)) {
+      // MathML is not walked; its text content is the best plain rendering we have.
+      if (tag === 'math') {
+        const text = collapse(el.textContent ?? '', CAP);
+        if (text) node.text = text;
+      }
+      return given ?? '';
+    }
     const covered = ctx.covered || fromContent || editable || CHILDREN_PRESENTATIONAL.has(role);
-    const inner = newCtx(node, ctx.depth + 1, covered);
-    const content = this.visitChildren(el, inner, false, cursor, fromContent || given === null);
+    const inner = this.ctxAt(ctx.depth + 1, node, covered);
+    const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
+    let content: string;
+    try {
+      content = this.visitChildren(el, inner, false, cursor, fromContent || given === null);
+    } finally {
+      if (tag === 'table') enterTable(previousTable);
+    }
     if (fromContent) node.name = collapse(content, CAP);
     if (!node.name) node.name = nameSuffix(el, a, role);
     if (inner.children === 0) {
@@ -419,6 +462,22 @@ export class Walker {
       this.flush(inner);
     }
     return given ?? (hasText(content) ? content : (a.title ?? ''));
+  }
+
+  /**
+   * An element's computed cursor. getComputedStyle is costly on big pages, so elements alike (same
+   * tag, class, id and parent cursor, no style attribute) share one answer within a walk; rules on
+   * other attributes or on :hover are the price of that.
+   */
+  private cursorOf(el: Element, tag: string, a: Attrs, parentCursor: string): string {
+    if (a.style) return computedStyle(el).cursor;
+    const key = parentCursor + ' ' + tag + ' ' + (a.cls ?? '') + ' ' + (a.keep?.id ?? '');
+    let cursor = this.cursors.get(key);
+    if (cursor === undefined) {
+      cursor = computedStyle(el).cursor;
+      this.cursors.set(key, cursor);
+    }
+    return cursor;
   }
 
   /** The computed cursor of the parent, computed only when needed. */
@@ -486,12 +545,7 @@ export class Walker {
     const name = namePrefix(o, 'option', a, 'option') || collapse(o.label, CAP) || nameSuffix(o, a, 'option');
     const node = this.node(idOf(o), depth, 'option', name, 'option', elRect(o));
     node.states = statesOf(o, 'option', 'option', a, this.focused, disabled);
-    node.actions = actionsOf(o, 'option', 'option', a, {
-      clickable: false,
-      disabled,
-      scrollable: false,
-      inDropdown: dropdown,
-    });
+    node.actions = actionsOf(o, 'option', 'option', a, false, disabled, false, dropdown);
     if (a.keep) node.attrs = a.keep;
     this.push(node);
   }

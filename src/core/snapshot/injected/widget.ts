@@ -1,10 +1,11 @@
 /** States, values and allowed actions of an element, from its tag, role and attributes. */
 import type { Attrs } from './attrs.js';
 import { selectedLabels } from './accname.js';
-import { SafeSet, computedStyle, elMatches } from './natives.js';
+import { SafeSet, computedStyle, elMatches, freeze } from './natives.js';
 import { hasClickListener } from './patches.js';
 import { CAP, cap, collapse, tokens } from './text.js';
 
+const NO_STATES = freeze([]) as unknown as string[];
 const FORM_CONTROLS = new SafeSet(tokens('button input select textarea optgroup option fieldset'));
 const NON_TEXT_INPUTS = new SafeSet(
   tokens('checkbox radio button submit reset image file hidden range color'),
@@ -93,7 +94,7 @@ export function statesOf(
   if (a.multiselectable || (tag === 'select' && (el as HTMLSelectElement).multiple))
     s[s.length] = 'multiselectable';
   if (a.modal || (tag === 'dialog' && elMatches(el, ':modal'))) s[s.length] = 'modal';
-  return s;
+  return s.length ? s : NO_STATES;
 }
 
 /** The current value of a control; never a password (a mask instead); undefined when none. */
@@ -141,60 +142,57 @@ function scrolls(overflow: string): boolean {
   return overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay';
 }
 
-/** What an element offers, for the actions list. */
-export interface ActionFlags {
-  clickable: boolean;
-  disabled: boolean;
-  scrollable: boolean;
-  /** An <option> of a drop-down <select> (chosen with select on the combobox). */
-  inDropdown: boolean;
+const ACTION_NAMES = tokens('click fill type press select check upload drag hover scroll');
+const CLICK = 1;
+const FILL = 2;
+const TYPE = 4;
+const PRESS = 8;
+const SELECT = 16;
+const CHECK = 32;
+const UPLOAD = 64;
+const DRAG = 128;
+const HOVER = 256;
+const SCROLL = 512;
+/** One frozen array per combination: nodes share them instead of allocating. */
+const listByMask: (readonly string[] | undefined)[] = [];
+
+function actionList(mask: number): string[] {
+  let list = listByMask[mask];
+  if (!list) {
+    const out: string[] = [];
+    for (let i = 0; i < ACTION_NAMES.length; i++) if (mask & (1 << i)) out[out.length] = ACTION_NAMES[i]!;
+    list = listByMask[mask] = freeze(out);
+  }
+  return list as string[];
 }
 
-/** Allowed actions in the fixed order click, fill, type, press, select, check, upload, drag, hover, scroll. */
-export function actionsOf(el: Element, tag: string, role: string, a: Attrs, f: ActionFlags): string[] {
-  let click = false;
-  let fill = false;
-  let type = false;
-  let press = false;
-  let select = false;
-  let check = false;
-  let upload = false;
-  let hover = false;
-  let scroll = f.scrollable;
-  let control = false;
+/**
+ * Allowed actions in the fixed order click, fill, type, press, select, check, upload, drag, hover,
+ * scroll. `inDropdown`: an <option> of a drop-down <select> (chosen with `select` on the combobox).
+ * The returned array is shared and frozen.
+ */
+export function actionsOf(
+  el: Element,
+  tag: string,
+  role: string,
+  a: Attrs,
+  clickable: boolean,
+  disabled: boolean,
+  scrollable: boolean,
+  inDropdown: boolean,
+): string[] {
+  let m = scrollable ? SCROLL : 0;
   const inputType = tag === 'input' ? (el as HTMLInputElement).type : '';
-  if (inputType === 'file') {
-    upload = click = scroll = control = true;
-  } else if (tag === 'select') {
-    select = click = scroll = control = true;
-  } else if (inputType === 'range') {
-    click = fill = press = hover = scroll = control = true;
-  } else if (isTextEntry(el, tag, a) || TEXT_ROLES.has(role)) {
-    click = fill = type = press = scroll = control = true;
-  } else if (CHECKABLE_ROLES.has(role)) {
-    click = check = hover = scroll = control = true;
-  } else if (role === 'slider' || role === 'spinbutton') {
-    click = press = hover = scroll = control = true;
-  } else if (tag === 'option' && f.inDropdown) {
-    control = true;
-  } else if (CLICK_ROLES.has(role) || f.clickable || tag === 'summary') {
-    click = hover = scroll = control = true;
-  }
-  if (f.disabled && control && !(tag === 'option' && f.inDropdown)) {
-    click = fill = type = press = select = check = upload = false;
-    hover = scroll = true;
-  }
-  const drag = a.draggable && !f.disabled;
-  const out: string[] = [];
-  if (click) out[out.length] = 'click';
-  if (fill) out[out.length] = 'fill';
-  if (type) out[out.length] = 'type';
-  if (press) out[out.length] = 'press';
-  if (select) out[out.length] = 'select';
-  if (check) out[out.length] = 'check';
-  if (upload) out[out.length] = 'upload';
-  if (drag) out[out.length] = 'drag';
-  if (hover || drag) out[out.length] = 'hover';
-  if (scroll || drag) out[out.length] = 'scroll';
-  return out;
+  if (inputType === 'file') m |= UPLOAD | CLICK | SCROLL;
+  else if (tag === 'select') m |= SELECT | CLICK | SCROLL;
+  else if (inputType === 'range') m |= CLICK | FILL | PRESS | HOVER | SCROLL;
+  else if (TEXT_ROLES.has(role) || isTextEntry(el, tag, a)) m |= CLICK | FILL | TYPE | PRESS | SCROLL;
+  else if (CHECKABLE_ROLES.has(role)) m |= CLICK | CHECK | HOVER | SCROLL;
+  else if (role === 'slider' || role === 'spinbutton') m |= CLICK | PRESS | HOVER | SCROLL;
+  else if (tag === 'option' && inDropdown) return actionList(0);
+  else if (CLICK_ROLES.has(role) || clickable || tag === 'summary') m |= CLICK | HOVER | SCROLL;
+  else if (disabled) disabled = false; // not a control: nothing to disable
+  if (disabled) m = HOVER | SCROLL;
+  else if (a.draggable) m |= DRAG | HOVER | SCROLL;
+  return actionList(m);
 }
