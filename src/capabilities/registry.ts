@@ -2,13 +2,25 @@
 import * as actions from './actions.js';
 import * as attach from './attach.js';
 import type { AnyCapability } from './define.js';
+import * as dialogs from './dialogs.js';
 import * as navigation from './navigation.js';
 import * as observe from './observe.js';
 import * as pages from './pages.js';
+import * as scripts from './scripts.js';
+import * as pointer from './pointer.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
 
-const modules: Record<string, unknown>[] = [sessions, attach, pages, navigation, snapshot, actions, observe];
+const modules: Record<string, unknown>[] = [
+  sessions,
+  attach,
+  pages,
+  navigation,
+  snapshot,
+  actions,
+  pointer,
+  observe,
+];
 
 const isCapability = (v: unknown): v is AnyCapability =>
   typeof v === 'object' && v !== null && 'name' in v && 'handle' in v && 'input' in v;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import { find } from '../core/snapshot/find.js';
 import { listElements } from '../core/snapshot/list-elements.js';
+import { outlineSnapshot } from '../core/snapshot/render-outline.js';
 import { onPage, pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -21,12 +22,51 @@ export const listElementsCap = defineCapability({
       .default('interactive')
       .describe('interactive | viewport | subtree (needs ref) | full | changes'),
     ref: z.string().optional().describe('Root of the subtree for scope "subtree"'),
-    max_chars: z.number().int().min(500).max(2_000_000).optional().describe('Answer budget in characters (default 24000)'),
+    max_chars: z
+      .number()
+      .int()
+      .min(500)
+      .max(2_000_000)
+      .optional()
+      .describe('Answer budget in characters (default 24000)'),
     cursor: z.string().optional().describe('Continue a truncated listing: the cursor it returned'),
+    format: z
+      .enum(['lines', 'outline'])
+      .default('lines')
+      .describe(
+        'lines (default): one bracketed line per element; outline: `- role "name" [ref=eN]` lines (with "changes": added/removed lines)',
+      ),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
       page.assertNoDialog();
+      if (input.format === 'outline') {
+        if (input.cursor)
+          throw new BrowserError('invalid_request', 'The outline format has no cursor.', {
+            hint: 'Read a subtree (scope "subtree" with a ref) or raise max_chars.',
+          });
+        if (input.scope === 'subtree' && !input.ref)
+          throw new BrowserError('invalid_request', 'scope "subtree" needs a ref.');
+        const changes = input.scope === 'changes';
+        const o = await outlineSnapshot(page, {
+          scope: input.scope === 'changes' ? 'full' : input.scope,
+          ...(input.ref ? { ref: input.ref } : {}),
+          diff: changes,
+          max_chars: input.max_chars ?? ctx.core.config.snapshot_max_chars,
+        });
+        const body = o.diff
+          ? [...o.diff.added.map((l) => `+ ${l}`), ...o.diff.removed.map((l) => `- ${l}`)]
+          : [o.tree];
+        const text = [
+          `Page: ${o.title || o.url}`,
+          `URL: ${o.url}`,
+          `Generation: ${o.generation}`,
+          '<page-content>',
+          ...body,
+          '</page-content>',
+        ].join('\n');
+        return { text, data: { page_id: page.id, session_id: page.session.id, outline: o } };
+      }
       const { text, data } = await listElements(page, {
         scope: input.scope,
         ...(input.ref ? { ref: input.ref } : {}),
@@ -63,7 +103,9 @@ export const findCap = defineCapability({
     return onPage(ctx, input, async (page) => {
       page.assertNoDialog();
       const r = await find(page, input);
-      const lines = r.matches.map((m) => `[${m.role} ref=${m.ref} actions=${m.actions.join(',')}] ${m.name || m.text}`);
+      const lines = r.matches.map(
+        (m) => `[${m.role} ref=${m.ref} actions=${m.actions.join(',')}] ${m.name || m.text}`,
+      );
       const text =
         r.matches.length === 0
           ? 'No matches.'

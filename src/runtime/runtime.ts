@@ -30,12 +30,26 @@ export class BrowRuntime {
   }
 
   invoke(name: string, input: unknown, opts: InvokeOptions = {}): Promise<Outcome> {
-    return invoke(name, input, { core: this.core, owner: opts.owner ?? null, ...(opts.signal ? { signal: opts.signal } : {}) });
+    return invoke(name, input, {
+      core: this.core,
+      owner: opts.owner ?? null,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
   }
 
   /** Subscribe to the event stream; returns the unsubscribe function. */
   subscribe(filter: EventFilter, fn: (e: BrowEvent) => void): () => void {
     return this.core.events.subscribe(filter, fn);
+  }
+
+  /** Recent events (the last 1000) matching the filter, after a per-session seq: how a reader resumes. */
+  history(filter: EventFilter, sinceSeq = 0): BrowEvent[] {
+    return this.core.events.history(filter, sinceSeq);
+  }
+
+  /** Change configuration live; throws a ZodError naming a bad key or value. */
+  updateConfig(partial: Partial<BrowConfigInput>): BrowConfig {
+    return this.core.updateConfig(partial);
   }
 
   /** Stop sessions owned by a caller that went away. */
@@ -50,4 +64,6 @@ export class BrowRuntime {
 }
 
 export type { Outcome } from './outcome.js';
-export type { BrowEvent, EventFilter } from '../core/observe/events.js';
+export type { BrowEvent, BrowEventType, EventFilter } from '../core/observe/events.js';
+export { EVENT_TYPES } from '../core/observe/events.js';
+export { configSchema } from '../core/config.js';

@@ -1,18 +1,21 @@
 /** One event stream for every door: bus triggers, server-sent events, waits. */
 
-export type BrowEventType =
-  | 'session-started'
-  | 'session-stopped'
-  | 'navigated'
-  | 'console-event'
-  | 'network-event'
-  | 'dialog'
-  | 'download'
-  | 'page-opened'
-  | 'page-closed'
-  | 'picked'
-  | 'handoff-requested'
-  | 'handoff-resolved';
+export const EVENT_TYPES = [
+  'session-started',
+  'session-stopped',
+  'navigated',
+  'console-event',
+  'network-event',
+  'dialog',
+  'download',
+  'page-opened',
+  'page-closed',
+  'picked',
+  'handoff-requested',
+  'handoff-resolved',
+] as const;
+
+export type BrowEventType = (typeof EVENT_TYPES)[number];
 
 export interface BrowEvent {
   type: BrowEventType;

@@ -1,9 +1,10 @@
 /** browser_wait: for a time, a URL, a load state, text, a ref's state, or a download. */
 import { BrowserError } from '../errors.js';
+import { EVENT_TYPES, type BrowEvent, type BrowEventType } from '../observe/events.js';
 import { withApi } from '../snapshot/page-script.js';
 import type { BrowPage } from './page.js';
 
-export type WaitCondition = 'time' | 'url' | 'load_state' | 'text' | 'ref' | 'download';
+export type WaitCondition = 'time' | 'url' | 'load_state' | 'text' | 'ref' | 'download' | 'event';
 
 export interface WaitInput {
   condition: WaitCondition;
@@ -29,7 +30,12 @@ export function urlMatches(url: string, pattern: string): boolean {
     return new RegExp(pattern.slice(1, -1)).test(url);
   }
   if (pattern.includes('*')) {
-    const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const re = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return re.test(url);
   }
   return url.includes(pattern);
@@ -44,7 +50,12 @@ function need(input: WaitInput, field: 'value' | 'duration_ms' | 'state'): void 
 }
 
 /** Poll `probe` until it returns a truthy detail or the timeout passes. */
-async function poll<T>(page: BrowPage, input: WaitInput, probe: () => Promise<T | null>, seen: () => Promise<string>): Promise<T> {
+async function poll<T>(
+  page: BrowPage,
+  input: WaitInput,
+  probe: () => Promise<T | null>,
+  seen: () => Promise<string>,
+): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     page.assertOpen();
@@ -80,7 +91,12 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
     }
     case 'url': {
       need(input, 'value');
-      await poll(page, input, async () => urlMatches(page.url(), input.value!) || null, async () => `URL ${page.url()}`);
+      await poll(
+        page,
+        input,
+        async () => urlMatches(page.url(), input.value!) || null,
+        async () => `URL ${page.url()}`,
+      );
       return done();
     }
     case 'load_state': {
@@ -92,16 +108,19 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
         });
       }
       if (state === 'networkidle') {
-        await page.raw.waitForNetworkIdle({ idleTime: 500, timeout: input.timeout_ms, concurrency: 0 }).catch(() => {
-          throw new BrowserError('timeout', `The network did not go idle within ${input.timeout_ms} ms.`);
-        });
+        await page.raw
+          .waitForNetworkIdle({ idleTime: 500, timeout: input.timeout_ms, concurrency: 0 })
+          .catch(() => {
+            throw new BrowserError('timeout', `The network did not go idle within ${input.timeout_ms} ms.`);
+          });
         return done();
       }
       const ready = state === 'load' ? ['complete'] : ['interactive', 'complete'];
       await poll(
         page,
         input,
-        async () => state === 'commit' || ready.includes(await page.raw.evaluate(() => document.readyState)) || null,
+        async () =>
+          state === 'commit' || ready.includes(await page.raw.evaluate(() => document.readyState)) || null,
         async () => `readyState ${await page.raw.evaluate(() => document.readyState)}`,
       );
       return done();
@@ -110,7 +129,9 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
       need(input, 'value');
       const state = input.state ?? 'visible';
       if (!['visible', 'hidden', 'attached', 'detached'].includes(state)) {
-        throw new BrowserError('invalid_request', `Unknown text state "${state}".`, { hint: 'Use visible, hidden, attached or detached.' });
+        throw new BrowserError('invalid_request', `Unknown text state "${state}".`, {
+          hint: 'Use visible, hidden, attached or detached.',
+        });
       }
       const probe = async () => {
         const found = await Promise.all(
@@ -120,7 +141,7 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
                 (text: string, visible: boolean) => {
                   const body = document.body;
                   if (!body) return false;
-                  const hay = visible ? body.innerText : body.textContent ?? '';
+                  const hay = visible ? body.innerText : (body.textContent ?? '');
                   return hay.toLowerCase().includes(text.toLowerCase());
                 },
                 input.value!,
@@ -132,7 +153,12 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
         const any = found.some(Boolean);
         return (state === 'visible' || state === 'attached' ? any : !any) || null;
       };
-      await poll(page, input, probe, async () => `the text ${state === 'visible' || state === 'attached' ? 'absent' : 'still present'}`);
+      await poll(
+        page,
+        input,
+        probe,
+        async () => `the text ${state === 'visible' || state === 'attached' ? 'absent' : 'still present'}`,
+      );
       return done();
     }
     case 'ref': {
@@ -158,7 +184,9 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
               ref.localId,
             ).catch(() => ({ gone: true, visible: false, disabled: false }))
           : { gone: true, visible: false, disabled: false };
-        last = d.gone ? 'detached' : `${d.visible ? 'visible' : 'hidden'}, ${d.disabled ? 'disabled' : 'enabled'}`;
+        last = d.gone
+          ? 'detached'
+          : `${d.visible ? 'visible' : 'hidden'}, ${d.disabled ? 'disabled' : 'enabled'}`;
         const ok: Record<string, boolean> = {
           attached: !d.gone,
           detached: d.gone,
@@ -182,7 +210,9 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
       const start = s.downloads.length;
       const match = (i: number) => {
         const d = s.downloads[i];
-        return d && d.state === 'completed' && (!input.value || d.suggested_filename.includes(input.value)) ? d : null;
+        return d && d.state === 'completed' && (!input.value || d.suggested_filename.includes(input.value))
+          ? d
+          : null;
       };
       // a download that completed just before the wait began also counts, if it is the newest
       const pick = async () => {
@@ -195,5 +225,36 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
       const d = await poll(page, input, pick, async () => `${s.downloads.length - start} new downloads`);
       return done({ download: d });
     }
+    case 'event': {
+      need(input, 'value');
+      const event = await nextEvent(page, input.value as BrowEventType, input.timeout_ms);
+      return done({ event });
+    }
   }
+}
+
+/** The next event of a type from this page's session (the event stream every door reads). */
+function nextEvent(page: BrowPage, type: BrowEventType, timeoutMs: number): Promise<BrowEvent> {
+  if (!EVENT_TYPES.includes(type)) {
+    throw new BrowserError('invalid_request', `Unknown event type "${type}".`, {
+      hint: `Use one of ${EVENT_TYPES.join(', ')}.`,
+    });
+  }
+  const s = page.session;
+  return new Promise<BrowEvent>((resolve, reject) => {
+    const off = s.events.subscribe({ session_id: s.id, types: [type] }, (e) => {
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+    const timer = setTimeout(() => {
+      off();
+      reject(
+        new BrowserError(
+          'timeout',
+          `Waited ${timeoutMs} ms for a "${type}" event of session ${s.id}; none came.`,
+        ),
+      );
+    }, timeoutMs);
+  });
 }

@@ -1,0 +1,57 @@
+/** Pointer input at viewport coordinates, for what has no ref (a canvas, a map, a spot in an image). */
+import { z } from 'zod';
+import { renderEffect } from '../core/actions/effect.js';
+import { clickPoint, hoverPoint } from '../core/actions/point.js';
+import { onPage, pageIdField, sessionIdField } from './common.js';
+import { defineCapability } from './define.js';
+
+const point = {
+  page_id: pageIdField,
+  session_id: sessionIdField,
+  x: z.number().min(0).describe('Viewport x in CSS px from the left edge of the visible area'),
+  y: z.number().min(0).describe('Viewport y in CSS px from the top edge of the visible area'),
+};
+
+export const clickAtCap = defineCapability({
+  name: 'browser_click_at',
+  title: 'Click at a point',
+  description:
+    'Click at viewport coordinates with real mouse input. Prefer browser_click with a ref; use this for canvas, maps or anything without a ref.',
+  group: 'actions',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['x', 'y'],
+  input: z.object({
+    ...point,
+    button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
+    click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
+  }),
+  handle: (input, ctx) =>
+    onPage(ctx, input, async (page) => {
+      const e = await clickPoint(page, input.x, input.y, {
+        button: input.button,
+        click_count: input.click_count,
+      });
+      return {
+        text: renderEffect(e),
+        data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } },
+      };
+    }),
+});
+
+export const hoverAtCap = defineCapability({
+  name: 'browser_hover_at',
+  title: 'Hover at a point',
+  description: 'Move the mouse to viewport coordinates. Prefer browser_hover with a ref.',
+  group: 'actions',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['x', 'y'],
+  input: z.object(point),
+  handle: (input, ctx) =>
+    onPage(ctx, input, async (page) => {
+      const e = await hoverPoint(page, input.x, input.y);
+      return {
+        text: renderEffect(e),
+        data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } },
+      };
+    }),
+});
