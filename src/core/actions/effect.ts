@@ -44,9 +44,9 @@ export interface ActionSpec {
 const MAX_REQUESTS = 20;
 const MAX_CHANGES = 25;
 
-/** Base outline for the diff: the last listed snapshot if nothing changed since, else a fresh walk. */
+/** Base outline for the diff: the latest walk if nothing changed since, else a fresh walk. */
 async function baseline(page: BrowPage): Promise<Snapshot | null> {
-  const last = page.lastListed;
+  const last = page.lastWalk;
   if (last && !(await changedSince(last, page).catch(() => true))) return last;
   return takeSnapshot(page).catch(() => null);
 }

@@ -29,6 +29,8 @@ export class BrowPage {
   dialogLog: DialogRecord[] = [];
   /** The last snapshot listed to a caller: `scope=changes` compares against it. */
   lastListed: Snapshot | null = null;
+  /** The latest whole-page walk by anyone (list, find, action effect): a cheap baseline when unchanged. */
+  lastWalk: Snapshot | null = null;
   /** The latest listed snapshot's lines, for cursors. */
   pagination: Pagination | null = null;
   /** Set while a person holds the page (handoff). */

@@ -160,7 +160,7 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
       ? toSnapNode(page, l.frame, l.frameId, l.docKey, l.node, l.depthOffset, l.offset, l.visible)
       : l,
   );
-  return {
+  const snap: Snapshot = {
     id: newId('snap'),
     pageId: page.id,
     documentGeneration: page.documentGeneration,
@@ -180,6 +180,8 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
     frameSeqs,
     frames,
   };
+  if (!root) page.lastWalk = snap;
+  return snap;
 }
 
 function toSnapNode(
