@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
-import { buildOnce, configFile, httpClient, mcpDoor, must, spawnServe, toolApiDoor, type Spawned } from './helpers.js';
+import {
+  buildOnce,
+  configFile,
+  httpClient,
+  mcpDoor,
+  must,
+  spawnServe,
+  toolApiDoor,
+  type Spawned,
+} from './helpers.js';
 
 let fixtures: FixtureServer;
 const spawned: Spawned[] = [];
@@ -57,19 +66,27 @@ describe('one server, two doors', () => {
     const b = await httpClient(s.url);
     const api = toolApiDoor(s.url); // no owner: sees every session
     try {
-      const opened = await must(mcpDoor(a.client), 'browser_open_page', { url: fixtures.url('doors/search.html') });
+      const opened = await must(mcpDoor(a.client), 'browser_open_page', {
+        url: fixtures.url('doors/search.html'),
+      });
       const { page_id, session_id } = opened.data as { page_id: string; session_id: string };
 
-      const bPages = (await must(mcpDoor(b.client), 'browser_list_pages')).data.pages as { page_id: string }[];
+      const bPages = (await must(mcpDoor(b.client), 'browser_list_pages')).data.pages as {
+        page_id: string;
+      }[];
       expect(bPages.map((p) => p.page_id)).not.toContain(page_id);
       const bSessions = (await must(mcpDoor(b.client), 'browser_list_sessions')).data.sessions as any[];
       expect(bSessions.map((x) => x.session_id)).not.toContain(session_id);
       // B's own page goes into a session of its own
-      const bOpened = await must(mcpDoor(b.client), 'browser_open_page', { url: fixtures.url('doors/search.html') });
+      const bOpened = await must(mcpDoor(b.client), 'browser_open_page', {
+        url: fixtures.url('doors/search.html'),
+      });
       expect(bOpened.data.session_id).not.toBe(session_id);
 
       const all = async () =>
-        ((await must(api, 'browser_list_sessions')).data.sessions as any[]).map((x) => x.session_id as string);
+        ((await must(api, 'browser_list_sessions')).data.sessions as any[]).map(
+          (x) => x.session_id as string,
+        );
       expect(await all()).toContain(session_id);
 
       await a.transport.terminateSession(); // DELETE /mcp
@@ -105,8 +122,12 @@ describe('--shared-sessions', () => {
     const a = await httpClient(s.url);
     const b = await httpClient(s.url);
     try {
-      const opened = await must(mcpDoor(a.client), 'browser_open_page', { url: fixtures.url('doors/search.html') });
-      const bPages = (await must(mcpDoor(b.client), 'browser_list_pages')).data.pages as { page_id: string }[];
+      const opened = await must(mcpDoor(a.client), 'browser_open_page', {
+        url: fixtures.url('doors/search.html'),
+      });
+      const bPages = (await must(mcpDoor(b.client), 'browser_list_pages')).data.pages as {
+        page_id: string;
+      }[];
       expect(bPages.map((p) => p.page_id)).toContain(opened.data.page_id);
       await a.transport.terminateSession();
       await a.client.close();
@@ -122,7 +143,9 @@ describe('--shared-sessions', () => {
 describe('--caps on brow serve', () => {
   it('turns groups off in MCP and the tool API alike', async () => {
     const s = await serve(['--caps=-actions,-navigation']);
-    const off = capabilities.filter((c) => c.group === 'actions' || c.group === 'navigation').map((c) => c.name);
+    const off = capabilities
+      .filter((c) => c.group === 'actions' || c.group === 'navigation')
+      .map((c) => c.name);
     const on = capabilities.filter((c) => !off.includes(c.name)).map((c) => c.name);
     expect(off).toContain('browser_click');
 

@@ -66,7 +66,11 @@ describe("seed 001's default path, written as the seed writes it", () => {
   it('a stale ref fails with ok:false, data.error_code and a hint in content', async () => {
     const page = await tool.call('browser_open_page', { url: fixtures.url('doors/search.html') });
     const page_id = page.data.page_id as string;
-    const ref = refInText((await tool.call('browser_list_elements', { page_id })).content, 'textbox', /^Search$/);
+    const ref = refInText(
+      (await tool.call('browser_list_elements', { page_id })).content,
+      'textbox',
+      /^Search$/,
+    );
     await tool.call('browser_navigate', { page_id, url: `${fixtures.url('doors/search.html')}?q=oak` });
     const r = await tool.call('browser_click', { page_id, ref });
     expect(r.ok).toBe(false);
