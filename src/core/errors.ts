@@ -1,10 +1,13 @@
-/** Typed errors: every failure carries a code, a one-line message and a hint for the model. */
+/**
+ * Typed errors: every failure carries a code, a one-line message and a hint for the model.
+ * Seed 001 also has `ambiguous_ref`, for when its registry re-finds an element by identity and
+ * finds several; brow never re-finds (a gone element is `stale_ref`), so it has no such code.
+ */
 
 export const ERROR_CODES = [
   'invalid_request',
   'stale_ref',
   'ref_not_found',
-  'ambiguous_ref',
   'page_not_found',
   'page_closed',
   'session_not_found',
@@ -33,7 +36,6 @@ const DEFAULT_HINTS: Record<ErrorCode, string> = {
   invalid_request: 'Fix the parameters named in the message and call again.',
   stale_ref: 'Take a fresh browser_list_elements snapshot and use a ref from it.',
   ref_not_found: 'Use a ref exactly as printed in the latest snapshot of this page.',
-  ambiguous_ref: 'Take a fresh snapshot and pick one exact ref.',
   page_not_found: 'Call browser_list_pages for live page ids, or browser_open_page for a new one.',
   page_closed: 'The page is closed; open a new one with browser_open_page.',
   session_not_found: 'Call browser_list_sessions for live session ids, or start one.',

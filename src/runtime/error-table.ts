@@ -12,7 +12,6 @@ export const ERROR_TABLE: Record<ErrorCode, DoorCodes> = {
   invalid_request: { http: 400, exit: 2 },
   stale_ref: { http: 409, exit: 3 },
   ref_not_found: { http: 404, exit: 3 },
-  ambiguous_ref: { http: 409, exit: 3 },
   page_not_found: { http: 404, exit: 4 },
   page_closed: { http: 410, exit: 4 },
   session_not_found: { http: 404, exit: 4 },

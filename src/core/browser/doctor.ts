@@ -39,12 +39,18 @@ export function which(cmd: string): string | null {
 }
 
 export function doctor(executable = ''): DoctorReport {
-  const chrome = findChrome(executable);
+  const found = findChrome(executable);
+  const chrome = found?.path ? found : null;
   const version = chrome ? chromeVersion(chrome.path) : null;
   const ffmpeg = which('ffmpeg');
   const display = process.env.DISPLAY || process.env.WAYLAND_DISPLAY || null;
   const issues: DoctorIssue[] = [];
-  if (!chrome) {
+  if (found?.missing) {
+    issues.push({
+      what: `${found.missing.path} (from ${found.missing.source}) is not an executable browser.`,
+      enable_how: `Fix or unset ${found.missing.source}.`,
+    });
+  } else if (!chrome) {
     issues.push({
       what: 'No Chromium or Chrome executable found.',
       enable_how: isRoot()

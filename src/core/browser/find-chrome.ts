@@ -39,9 +39,22 @@ export function chromeCandidates(configured = '', env: NodeJS.ProcessEnv = proce
   return out;
 }
 
-/** The Chromium that would launch, or null. */
-export function findChrome(configured = '', env: NodeJS.ProcessEnv = process.env): ChromeCandidate | null {
-  return chromeCandidates(configured, env).find((c) => executable(c.path)) ?? null;
+/**
+ * The Chromium that would launch, or null. A path the user named (config, BROW_CHROME, …) that is
+ * not executable is not silently replaced by another browser: `missing` names it.
+ */
+export function findChrome(
+  configured = '',
+  env: NodeJS.ProcessEnv = process.env,
+):
+  | (ChromeCandidate & { missing?: undefined })
+  | { path: null; source: null; missing: ChromeCandidate }
+  | null {
+  for (const c of chromeCandidates(configured, env)) {
+    if (executable(c.path)) return c;
+    if (c.source !== 'well-known path') return { path: null, source: null, missing: c };
+  }
+  return null;
 }
 
 /** `chromium --version` without launching a browser window (a few ms; no profile is touched). */

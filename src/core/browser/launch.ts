@@ -29,7 +29,17 @@ export const isRoot = (): boolean => typeof process.getuid === 'function' && pro
 
 /** Launch Chromium; throws BrowserError(capability_unavailable) when none is found. */
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
-  const chrome = findChrome(opts.executable ?? '');
+  const found = findChrome(opts.executable ?? '');
+  if (found?.missing) {
+    throw new BrowserError(
+      'capability_unavailable',
+      `${found.missing.path} (from ${found.missing.source}) is not an executable browser.`,
+      {
+        hint: `Fix or unset ${found.missing.source}; \`brow doctor\` shows what would launch.`,
+      },
+    );
+  }
+  const chrome = found?.path ? found : null;
   if (!chrome) {
     throw new BrowserError('capability_unavailable', 'No Chromium or Chrome executable was found.', {
       hint: 'Install Chromium (Debian: apt-get install chromium) or set BROW_CHROME to its path; `brow doctor` shows what is missing.',
