@@ -3,11 +3,12 @@ import * as actions from './actions.js';
 import * as attach from './attach.js';
 import type { AnyCapability } from './define.js';
 import * as dialogs from './dialogs.js';
+import * as live from './live.js';
 import * as navigation from './navigation.js';
 import * as observe from './observe.js';
 import * as pages from './pages.js';
-import * as scripts from './scripts.js';
 import * as pointer from './pointer.js';
+import * as scripts from './scripts.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
 
@@ -20,6 +21,9 @@ const modules: Record<string, unknown>[] = [
   actions,
   pointer,
   observe,
+  scripts,
+  dialogs,
+  live,
 ];
 
 const isCapability = (v: unknown): v is AnyCapability =>

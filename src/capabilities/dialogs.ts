@@ -1,0 +1,44 @@
+/** JavaScript dialogs (alert, confirm, prompt) left open by the session policy "report". */
+import { z } from 'zod';
+import { answerDialog } from '../core/scripts/dialogs.js';
+import { pageIdField, pageRecord, sessionIdField } from './common.js';
+import { defineCapability } from './define.js';
+
+export const handleDialogCap = defineCapability({
+  name: 'browser_handle_dialog',
+  title: 'Answer a dialog',
+  description:
+    'Accept or dismiss the alert/confirm/prompt a page is waiting on (sessions with dialog_policy "report"); prompt_text answers a prompt.',
+  group: 'dialogs',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['accept'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    accept: z.boolean().describe('true = OK / accept, false = Cancel / dismiss'),
+    prompt_text: z
+      .string()
+      .optional()
+      .describe('Text to answer a prompt() with (default: its default value)'),
+  }),
+  async handle(input, ctx) {
+    // no page lock: whatever holds it may be the call that opened the dialog
+    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const record = await answerDialog(page, input.accept, input.prompt_text);
+    const answer =
+      record.type === 'prompt' && input.accept
+        ? ` with "${input.prompt_text ?? record.default_value ?? ''}"`
+        : '';
+    return {
+      text: `${input.accept ? 'Accepted' : 'Dismissed'} the ${record.type} "${record.message}"${answer}.`,
+      data: {
+        page_id: page.id,
+        dialog: record,
+        ...(record.type === 'prompt' && input.accept
+          ? { prompt_text: input.prompt_text ?? record.default_value ?? '' }
+          : {}),
+        page: pageRecord(page),
+      },
+    };
+  },
+});
