@@ -99,6 +99,10 @@ describe('one server, two doors', () => {
     }
   });
 
+  // Listings are per owner, but resolvePage (core) ignores the owner: a call without page_id uses the
+  // last page touched by anyone, and a known page id of another client works. Reported to the lead.
+  it.todo("a client that omits page_id never lands on another client's page");
+
   it('answers the MCP transport errors a client expects', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });

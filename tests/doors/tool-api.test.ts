@@ -1,9 +1,10 @@
 /** The code-mode tool API (seed 001) through `brow/sdk`: `tool.call(name, params)` → `{ok, content, data}`. */
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCapability } from '../../src/capabilities/registry.js';
 import { createToolClient, tool } from '../../src/doors/sdk/tool-client.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
-import { buildOnce, configFile, refInText, spawnServe, type Spawned } from './helpers.js';
+import { buildOnce, configFile, refInText, ROOT, spawnServe, type Spawned } from './helpers.js';
 
 const HAS_READ_PAGE = getCapability('browser_read_page') !== undefined;
 
@@ -112,6 +113,19 @@ describe('the wire format', () => {
 });
 
 describe('the client', () => {
+  it("is the package's `brow/sdk` export", () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('brow/sdk'); console.log(typeof m.tool.call, typeof m.createToolClient);",
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('function function');
+  });
+
   it('follows BROW_URL when it changes', () => {
     expect(tool.url).toBe(s.url);
     process.env.BROW_URL = 'http://127.0.0.1:1/';
