@@ -1,7 +1,7 @@
 /** Pages: open, list, activate, close. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import { checkUrl, navigate, safeTitle } from '../core/session/navigate.js';
+import { checkUrl, navigate, safeTitle, type NavigationResult } from '../core/session/navigate.js';
 import type { Session } from '../core/session/session.js';
 import { pageIdField, pageRecord, sessionIdField, timeoutMs } from './common.js';
 import { defineCapability, type CapabilityContext } from './define.js';
@@ -38,12 +38,14 @@ export const openPage = defineCapability({
     const page = await session.openPage();
     ctx.core.lastPageId = page.id;
     let status: number | null = null;
+    let download: NavigationResult['download'];
     if (input.url !== 'about:blank') {
       try {
         const nav = await page.exclusive(() =>
           navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms)),
         );
         status = nav.status;
+        download = nav.download;
       } catch (e) {
         if (e instanceof BrowserError) e.details.page_id = page.id;
         throw e;
@@ -52,8 +54,18 @@ export const openPage = defineCapability({
     const title = await safeTitle(page);
     const record = { ...pageRecord(page), title };
     return {
-      text: `Opened page ${page.id} in session ${session.id}: ${page.url()}${title ? ` — ${title}` : ''}`,
-      data: { page_id: page.id, session_id: session.id, status, page: record },
+      text:
+        `Opened page ${page.id} in session ${session.id}: ${page.url()}${title ? ` — ${title}` : ''}` +
+        (download
+          ? `\nThe URL was a download: ${download.suggested_filename} → ${download.path} (${download.state}).`
+          : ''),
+      data: {
+        page_id: page.id,
+        session_id: session.id,
+        status,
+        ...(download ? { download } : {}),
+        page: record,
+      },
     };
   },
 });
