@@ -142,6 +142,7 @@ describe('form', () => {
     expect(byDomId(n, 'bio').states).toContain('required');
     expect(byDomId(n, 'save')).toMatchObject({ role: 'button', name: 'Save draft', states: ['disabled'] });
     expect(byDomId(n, 'save').actions).toEqual(['hover', 'scroll']);
+    expect(byDomId(n, 'locked')).toMatchObject({ states: ['disabled'], actions: ['hover', 'scroll'] });
   });
 
   it('gives each kind of control its actions', () => {

@@ -5,6 +5,7 @@
  */
 import { SafeMap, SafeWeakMap, docQueryAll, fragQueryAll } from './natives.js';
 import { mutationSeq } from './mutations.js';
+import { GONE, visibilityOf } from './visibility.js';
 
 interface LabelMap {
   seq: number;
@@ -40,4 +41,17 @@ export function labelsOf(el: Element, root: Node): HTMLLabelElement[] {
   let map = maps.get(root);
   if (!map || map.seq !== seq) map = build(root, seq);
   return map.byControl.get(el) ?? NONE;
+}
+
+/** A label whose control is rendered and named by it (its text would repeat that name). */
+export function labelNamesVisibleControl(label: Element): boolean {
+  const control = (label as HTMLLabelElement).control;
+  if (!control || control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby')) return false;
+  return visibilityOf(control) !== GONE;
+}
+
+/** A label whose control is not rendered (a styled toggle): the label is what a user clicks. */
+export function labelsHiddenControl(label: Element): boolean {
+  const control = (label as HTMLLabelElement).control;
+  return !!control && visibilityOf(control) === GONE;
 }

@@ -1,10 +1,10 @@
 /** The outline walk: the composed tree in pre-order, emitting the elements an agent can see or use. */
 import { INLINE_TAGS, descendantPrefix, namePrefix, nameSuffix, namedFromContent } from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
+import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
 import {
-  SafeMap,
   SafeSet,
   computedStyle,
   docCreateRange,
@@ -23,19 +23,22 @@ import {
   headingLevel,
   implicitRole,
 } from './roles.js';
+import {
+  TextCtxStack,
+  addText,
+  endSegment,
+  joinContent,
+  takeSegments,
+  type Segment,
+  type TextCtx,
+} from './outline-text.js';
+import { emitOptions, type Emitter } from './select-options.js';
 import { shadowRootOf, slotChildren } from './shadow.js';
+import { StyleCache } from './style-cache.js';
 import { CAP, collapse, hasText, tokens } from './text.js';
 import type { WalkNode } from './types.js';
 import { CONTENTS, GONE, INVISIBLE, visibilityOf } from './visibility.js';
-import {
-  actionsOf,
-  hasClickSignal,
-  isDisabled,
-  isEditableRoot,
-  isScrollable,
-  statesOf,
-  valueOf,
-} from './widget.js';
+import { actionsOf, hasClickSignal, isDisabled, isEditableRoot, statesOf, valueOf } from './widget.js';
 
 /** Never walked: not rendered content. */
 const SKIP_TAGS = new SafeSet(tokens('script style template head noscript link meta title base'));
@@ -64,95 +67,37 @@ const CLICK_CHECKED_ROLES = new SafeSet(
 /** Never worth a scrollability check. */
 const NO_SCROLL_CHECK = new SafeSet(tokens('html body tr td th tbody thead tfoot label'));
 
-/** A run of text between block boundaries. */
-interface Segment {
-  text: string;
-  first: Node;
-  last: Node;
-}
-
-/** Where text under the current element goes. */
-interface Ctx {
-  /** The nearest emitted element (null at the top of the walk). */
-  node: WalkNode | null;
-  /** Depth of nodes emitted inside. */
-  depth: number;
-  /** Emitted children so far. */
-  children: number;
-  /** Text of the current segment, uncollapsed. */
-  pending: string;
-  first: Node | null;
-  last: Node | null;
-  /** Finished segments not yet emitted. */
-  segments: Segment[] | null;
-  /** The text is already in an ancestor's name (name from content, or children presentational). */
-  covered: boolean;
-}
-
 const NO_STRINGS = freeze([]) as unknown as string[];
 const NO_ATTRS = freeze({}) as Record<string, string>;
 
-/** Close the current text segment (at a block boundary). */
-function endSegment(ctx: Ctx): void {
-  const text = ctx.pending;
-  if (!text) return;
-  ctx.pending = '';
-  if (hasText(text)) {
-    const seg: Segment = { text, first: ctx.first!, last: ctx.last! };
-    if (ctx.segments) ctx.segments[ctx.segments.length] = seg;
-    else ctx.segments = [seg];
-  }
-  ctx.first = ctx.last = null;
-}
-
-/** Join a string to an accumulated name: inline elements touch, blocks are spaced. */
-function joinContent(acc: string, part: string, inline: boolean): string {
-  if (!part) return acc;
-  return inline ? acc + part : acc + ' ' + part + ' ';
-}
-
 /** One walk of one document (or subtree). */
-export class Walker {
+export class Walker implements Emitter {
   readonly nodes: WalkNode[] = [];
   truncated = false;
   private readonly vw = innerWidth;
   private readonly vh = innerHeight;
-  private readonly focused: Element | null;
+  readonly focused: Element | null;
   private range: Range | null = null;
-  private readonly cursors = new SafeMap<string, string>();
-  /** Contexts are strictly nested by depth: one reusable object per depth. */
-  private readonly ctxs: Ctx[] = [];
+  private readonly styles = new StyleCache();
+  /** Disabled <fieldset>s around the current element (their controls are :disabled). */
+  private disabledFieldsets = 0;
+  private readonly ctxs = new TextCtxStack();
 
   constructor(private readonly max: number) {
     this.focused = deepActiveElement();
   }
 
-  /** The context for nodes emitted at `depth`, reset. */
-  private ctxAt(depth: number, node: WalkNode | null, covered: boolean): Ctx {
-    let ctx = this.ctxs[depth];
-    if (!ctx) {
-      ctx = { node, depth, children: 0, pending: '', first: null, last: null, segments: null, covered };
-      this.ctxs[depth] = ctx;
-      return ctx;
-    }
-    ctx.node = node;
-    ctx.children = 0;
-    ctx.pending = '';
-    ctx.first = ctx.last = null;
-    ctx.segments = null;
-    ctx.covered = covered;
-    return ctx;
-  }
-
   /** Walk the subtree of `el` (included); depth starts at 0. */
   walkFrom(el: Element, parent: Element | null): void {
-    const ctx = this.ctxAt(0, null, false);
+    const ctx = this.ctxs.at(0, null, false);
     enterTable(undefined);
+    // Below the document root an enclosing fieldset may be disabled: match each control then.
+    this.disabledFieldsets = parent ? 1 : 0;
     this.visitElement(el, ctx, parent, undefined, false);
     this.flush(ctx);
   }
 
-  private push(node: WalkNode): boolean {
+  push(node: WalkNode): boolean {
     if (this.nodes.length >= this.max) {
       this.truncated = true;
       return false;
@@ -162,7 +107,7 @@ export class Walker {
   }
 
   /** A node with a box from a rect. */
-  private node(id: number, depth: number, role: string, name: string, tag: string, r: DOMRect): WalkNode {
+  node(id: number, depth: number, role: string, name: string, tag: string, r: DOMRect): WalkNode {
     const x = r.x;
     const y = r.y;
     const w = r.width;
@@ -182,11 +127,9 @@ export class Walker {
   }
 
   /** Emit the text of a context as text nodes, one per segment. */
-  private flush(ctx: Ctx): void {
-    endSegment(ctx);
-    const segs = ctx.segments;
+  private flush(ctx: TextCtx): void {
+    const segs = takeSegments(ctx);
     if (!segs) return;
-    ctx.segments = null;
     for (let i = 0; i < segs.length; i++) {
       const seg = segs[i]!;
       this.push(this.node(0, ctx.depth, 'text', collapse(seg.text, CAP), '', this.textRect(seg)));
@@ -205,9 +148,8 @@ export class Walker {
   }
 
   /** Text of the context as the `text` of its element (it has no emitted children). */
-  private ownText(ctx: Ctx): string {
-    endSegment(ctx);
-    const segs = ctx.segments;
+  private ownText(ctx: TextCtx): string {
+    const segs = takeSegments(ctx);
     if (!segs) return '';
     let out = '';
     for (let i = 0; i < segs.length && out.length < CAP; i++) out += (i ? ' ' : '') + segs[i]!.text;
@@ -217,7 +159,7 @@ export class Walker {
   /** Walk the composed children; returns their text for a name from content when `collect`. */
   private visitChildren(
     el: Element,
-    ctx: Ctx,
+    ctx: TextCtx,
     textHidden: boolean,
     cursor: string | undefined,
     collect: boolean,
@@ -252,7 +194,7 @@ export class Walker {
 
   private visitNode(
     n: Node,
-    ctx: Ctx,
+    ctx: TextCtx,
     textHidden: boolean,
     parent: Element,
     cursor: string | undefined,
@@ -266,18 +208,14 @@ export class Walker {
     }
     if (t !== 3 || textHidden) return '';
     const data = (n as Text).data;
-    if (!ctx.covered) {
-      ctx.pending += data;
-      if (!ctx.first) ctx.first = n;
-      ctx.last = n;
-    }
+    if (!ctx.covered) addText(ctx, n as Text, data);
     return data;
   }
 
   /** Visit an element; returns its text alternative for an ancestor's name when `collect`. */
   private visitElement(
     el: Element,
-    ctx: Ctx,
+    ctx: TextCtx,
     parent: Element | null,
     parentCursor: string | undefined,
     collect: boolean,
@@ -334,7 +272,7 @@ export class Walker {
     a: Attrs,
     invisible: boolean,
     contents: boolean,
-    ctx: Ctx,
+    ctx: TextCtx,
     parent: Element | null,
     parentCursor: string | undefined,
     collect: boolean,
@@ -358,7 +296,7 @@ export class Walker {
           if (hasClickSignal(el, a)) clickable = true;
           else if (!contents) {
             const parentCur = this.parentCursor(parent, parentCursor);
-            cursor = this.cursorOf(el, tag, a, parentCur);
+            cursor = this.styles.cursor(el, tag, a, parentCur);
             clickable = cursor === 'pointer' && parentCur !== 'pointer';
           }
         }
@@ -366,11 +304,11 @@ export class Walker {
         emit = true;
       } else if (tag !== 'html' && tag !== 'body') {
         if (a.editable !== null && isEditableRoot(el, a)) editable = emit = true;
-        else if (hasClickSignal(el, a) || (tag === 'label' && this.labelForHidden(el)))
+        else if (hasClickSignal(el, a) || (tag === 'label' && labelsHiddenControl(el)))
           clickable = emit = true;
         else if (tag !== 'label' && !contents) {
           const parentCur = this.parentCursor(parent, parentCursor);
-          cursor = this.cursorOf(el, tag, a, parentCur);
+          cursor = this.styles.cursor(el, tag, a, parentCur);
           if (cursor === 'pointer' && parentCur !== 'pointer') clickable = emit = true;
         }
         if (!emit && a.label !== null && hasText(a.label)) emit = true;
@@ -380,7 +318,7 @@ export class Walker {
           !NO_SCROLL_CHECK.has(tag) &&
           !INLINE_TAGS.has(tag) &&
           el.firstElementChild &&
-          isScrollable(el)
+          this.styles.scrollable(el, tag, a)
         ) {
           scrollable = emit = true;
         }
@@ -403,7 +341,7 @@ export class Walker {
       // A label's text is its control's name, a legend's or caption's its group's: do not repeat it.
       const coverLabel =
         !ctx.covered &&
-        ((tag === 'label' && this.labelNamesVisibleControl(el)) ||
+        ((tag === 'label' && labelNamesVisibleControl(el)) ||
           (CAPTION_TAGS.has(tag) && this.namesParent(el, ctx)));
       if (coverLabel) ctx.covered = true;
       const content = this.visitChildren(el, ctx, invisible, cursor, given === null);
@@ -416,9 +354,9 @@ export class Walker {
     ctx.children++;
     const prefix = namePrefix(el, tag, a, role);
     const fromContent = !prefix && namedFromContent(tag, role);
-    const disabled = isDisabled(el, tag, a);
+    const disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0);
     if (!scrollable && !LEAF_TAGS.has(tag) && !NO_SCROLL_CHECK.has(tag) && el.firstElementChild)
-      scrollable = isScrollable(el);
+      scrollable = this.styles.scrollable(el, tag, a);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, elRect(el));
     node.states = statesOf(el, tag, role, a, this.focused, disabled);
     node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false);
@@ -433,7 +371,7 @@ export class Walker {
     if (!this.push(node)) return given ?? '';
 
     if (tag === 'select') {
-      this.options(el as HTMLSelectElement, ctx.depth + 1, role === 'combobox');
+      emitOptions(this, el as HTMLSelectElement, ctx.depth + 1, role === 'combobox');
       return given ?? '';
     }
     if (LEAF_TAGS.has(tag)) {
@@ -445,13 +383,16 @@ export class Walker {
       return given ?? '';
     }
     const covered = ctx.covered || fromContent || editable || CHILDREN_PRESENTATIONAL.has(role);
-    const inner = this.ctxAt(ctx.depth + 1, node, covered);
+    const inner = this.ctxs.at(ctx.depth + 1, node, covered);
     const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
+    const fieldset = tag === 'fieldset' && disabled ? 1 : 0;
+    this.disabledFieldsets += fieldset;
     let content: string;
     try {
       content = this.visitChildren(el, inner, false, cursor, fromContent || given === null);
     } finally {
       if (tag === 'table') enterTable(previousTable);
+      this.disabledFieldsets -= fieldset;
     }
     if (fromContent) node.name = collapse(content, CAP);
     if (!node.name) node.name = nameSuffix(el, a, role);
@@ -464,38 +405,14 @@ export class Walker {
     return given ?? (hasText(content) ? content : (a.title ?? ''));
   }
 
-  /**
-   * An element's computed cursor. getComputedStyle is costly on big pages, so elements alike (same
-   * tag, class, id and parent cursor, no style attribute) share one answer within a walk; rules on
-   * other attributes or on :hover are the price of that.
-   */
-  private cursorOf(el: Element, tag: string, a: Attrs, parentCursor: string): string {
-    if (a.style) return computedStyle(el).cursor;
-    const key = parentCursor + ' ' + tag + ' ' + (a.cls ?? '') + ' ' + (a.keep?.id ?? '');
-    let cursor = this.cursors.get(key);
-    if (cursor === undefined) {
-      cursor = computedStyle(el).cursor;
-      this.cursors.set(key, cursor);
-    }
-    return cursor;
-  }
-
   /** The computed cursor of the parent, computed only when needed. */
   private parentCursor(parent: Element | null, known: string | undefined): string {
     if (known !== undefined) return known;
     return parent ? computedStyle(parent).cursor : 'auto';
   }
 
-  /** A label whose control is rendered and named by it (so its text would repeat that name). */
-  private labelNamesVisibleControl(label: Element): boolean {
-    const control = (label as HTMLLabelElement).control;
-    if (!control || control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby'))
-      return false;
-    return visibilityOf(control) !== GONE;
-  }
-
   /** A legend, caption or figcaption that gave its emitted parent the name. */
-  private namesParent(el: Element, ctx: Ctx): boolean {
+  private namesParent(el: Element, ctx: TextCtx): boolean {
     const p = el.parentElement;
     return (
       !!ctx.node &&
@@ -505,49 +422,6 @@ export class Walker {
       !p.hasAttribute('aria-label') &&
       !p.hasAttribute('aria-labelledby')
     );
-  }
-
-  /** A label whose control is not rendered (a styled toggle): the label is what a user clicks. */
-  private labelForHidden(label: Element): boolean {
-    const control = (label as HTMLLabelElement).control;
-    return !!control && visibilityOf(control) === GONE;
-  }
-
-  /** The options of a <select> (and their groups); drop-down options are chosen with `select`. */
-  private options(select: HTMLSelectElement, depth: number, dropdown: boolean): void {
-    for (let c = select.firstElementChild; c && !this.truncated; c = c.nextElementSibling) {
-      const tag = c.localName;
-      if (tag === 'option') this.option(c as HTMLOptionElement, depth, dropdown);
-      else if (tag === 'optgroup') {
-        const a = readAttrs(c);
-        const group = this.node(
-          idOf(c),
-          depth,
-          'group',
-          collapse((c as HTMLOptGroupElement).label, CAP),
-          tag,
-          elRect(c),
-        );
-        if (isDisabled(c, tag, a)) group.states = ['disabled'];
-        if (a.keep) group.attrs = a.keep;
-        if (!this.push(group)) return;
-        for (let o = c.firstElementChild; o && !this.truncated; o = o.nextElementSibling) {
-          if (o.localName === 'option') this.option(o as HTMLOptionElement, depth + 1, dropdown);
-        }
-      }
-    }
-  }
-
-  private option(o: HTMLOptionElement, depth: number, dropdown: boolean): void {
-    const a = readAttrs(o);
-    if (a.hidden || o.hidden) return;
-    const disabled = isDisabled(o, 'option', a);
-    const name = namePrefix(o, 'option', a, 'option') || collapse(o.label, CAP) || nameSuffix(o, a, 'option');
-    const node = this.node(idOf(o), depth, 'option', name, 'option', elRect(o));
-    node.states = statesOf(o, 'option', 'option', a, this.focused, disabled);
-    node.actions = actionsOf(o, 'option', 'option', a, false, disabled, false, dropdown);
-    if (a.keep) node.attrs = a.keep;
-    this.push(node);
   }
 }
 

@@ -31,9 +31,15 @@ export function isEditableRoot(el: Element, a: Attrs): boolean {
   return (el as HTMLElement).isContentEditable && !(p && p.isContentEditable);
 }
 
-/** Whether the control is disabled (native :disabled, including a disabled fieldset, or aria-disabled). */
-export function isDisabled(el: Element, tag: string, a: Attrs): boolean {
-  return a.disabled || (FORM_CONTROLS.has(tag) && elMatches(el, ':disabled'));
+/**
+ * Whether the control is disabled (native :disabled, including a disabled fieldset, or
+ * aria-disabled). `inDisabledFieldset`, when the caller knows it is false, spares a selector match.
+ */
+export function isDisabled(el: Element, tag: string, a: Attrs, inDisabledFieldset?: boolean): boolean {
+  if (a.disabled) return true;
+  if (!FORM_CONTROLS.has(tag)) return false;
+  if (inDisabledFieldset === false && tag !== 'option') return (el as HTMLButtonElement).disabled;
+  return elMatches(el, ':disabled');
 }
 
 /** checked state: true, false, 'mixed', or undefined when the role is not checkable. */
