@@ -1,83 +1,122 @@
-/** `brow <command>`: serve, doctor — the entry the README's commands use. */
-import { parseArgs } from 'node:util';
-import { BrowRuntime } from '../../runtime/runtime.js';
-import { startHttpServer } from '../http/server.js';
-import { MCP_CLI_OPTIONS, MCP_HELP, mcpCommand, mcpHttpRoute, runtimeFromCli } from '../mcp/index.js';
-import { demoRoute } from './demo.js';
+/**
+ * `brow <command>`: one dispatcher for the builtin commands (serve, mcp, doctor, daemon, config, …)
+ * and a command per capability, generated from the registry (`browser_open_page` → `brow open-page`).
+ * Capability commands run in the profile's daemon, which keeps the browser open between commands.
+ */
+import { errorOutcome } from '../../runtime/invoke.js';
+import type { Outcome } from '../../runtime/outcome.js';
+import { checkInput, parseArgs } from './argv.js';
+import { daemonCommand, doctorCommand, mcpCommand, profileOf, serveCommand } from './builtins.js';
+import { capabilityCommands, commandName, type CommandSpec } from './commands.js';
+import { completionCommand } from './completion.js';
+import { configCommand } from './config-cmd.js';
+import { DaemonUnreachable, invokeViaDaemon } from './daemon-client.js';
+import { commandHelp, mainHelp } from './help.js';
+import { printOutcome, stdio, type Streams } from './output.js';
+import { nearest } from './near.js';
+import { parseDuration } from './runtime-dir.js';
+import { UsageError } from './usage-error.js';
 
-const HELP = `brow — real Chromium sessions as data for AI agents
+export interface Builtin {
+  /** Usage after `brow `, for `brow --help`. */
+  usage: string;
+  description: string;
+  run(argv: string[], io: Streams): Promise<number> | number;
+}
 
-Usage:
-  brow serve [--port 7777] [--host 127.0.0.1] [--token T] [--demo]   HTTP tool API (POST /v1/tools/<name>)
-${MCP_HELP}  brow doctor [--json]                                                  which Chromium would launch, what is missing
-  brow --help
-`;
+/** Commands that are not capabilities. A door adds its command here (one entry). */
+export const BUILTINS: Record<string, Builtin> = {
+  serve: {
+    usage: 'serve [--port 7777] [--host H] [--token T] [--demo] [--caps LIST]',
+    description:
+      'HTTP tool API (POST /v1/tools/<name>) and MCP over HTTP at /mcp (port: --port or BROW_PORT)',
+    run: serveCommand,
+  },
+  mcp: {
+    usage: 'mcp [--caps LIST]',
+    description: "MCP on stdio (for an MCP client's config); --caps -scripts,-styles turns groups off",
+    run: (argv) => mcpCommand(argv),
+  },
+  doctor: {
+    usage: 'doctor [--json]',
+    description:
+      'which Chromium would launch and what is missing, without launching it (capability browser_doctor, run in this process)',
+    run: doctorCommand,
+  },
+  daemon: {
+    usage: 'daemon start | status | stop [--session NAME]',
+    description: "the background process that keeps a profile's browser open between commands",
+    run: daemonCommand,
+  },
+  config: {
+    usage: 'config [--json]',
+    description: 'the effective configuration and where each value came from',
+    run: (argv, io) => configCommand(argv, io),
+  },
+  completion: {
+    usage: 'completion bash',
+    description: 'bash completion: eval "$(brow completion bash)"',
+    run: (argv, io) => completionCommand(argv, Object.keys(BUILTINS), io.out),
+  },
+};
 
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(HELP);
+const builtinHelp = (): [string, string][] => Object.values(BUILTINS).map((b) => [b.usage, b.description]);
+
+/** Run one capability command through the profile's daemon. */
+async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Promise<number> {
+  const { globals, input } = parseArgs(spec.command, spec.fields, argv);
+  if (globals.help) {
+    io.out(commandHelp(spec));
     return 0;
   }
-  if (command === 'doctor') return doctorCommand(rest);
-  if (command === 'serve') return serveCommand(rest);
-  if (command === 'mcp') return mcpCommand(rest);
-  process.stderr.write(`Unknown command "${command}".\n${HELP}`);
-  return 2;
-}
-
-async function doctorCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
-  const runtime = new BrowRuntime();
-  try {
-    const out = await runtime.invoke('browser_doctor', {});
-    process.stdout.write(values.json ? `${JSON.stringify(out, null, 2)}\n` : `${out.content}\n`);
-    return out.ok && out.data.ok ? 0 : 1;
-  } finally {
-    await runtime.close();
-  }
-}
-
-async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string', default: process.env.BROW_PORT ?? '7777' },
-      host: { type: 'string', default: '127.0.0.1' },
-      token: { type: 'string', default: process.env.BROW_TOKEN },
-      demo: { type: 'boolean', default: false },
-      ...MCP_CLI_OPTIONS,
-    },
-  });
-  const runtime = runtimeFromCli(values);
-  const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
-  const server = await startHttpServer(runtime, {
-    host: values.host,
-    port: Number(values.port),
-    token: values.token ?? null,
-    extraRoutes: [mcp.route, demoRoute],
-  }).catch(async (e: unknown) => {
-    await mcp.close();
-    await runtime.close();
-    throw e;
-  });
-  process.stdout.write(`brow serving the tool API at ${server.url}/v1/tools and MCP at ${server.url}/mcp\n`);
-  if (values.demo) {
-    const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
-    process.stdout.write(`${opened.content}\n`);
-    process.stdout.write(
-      `Try:\n  curl -s -X POST ${server.url}/v1/tools/browser_list_elements -H 'content-type: application/json' -d '{}'\n` +
-        `  curl -s -X POST ${server.url}/v1/tools/browser_click -H 'content-type: application/json' -d '{"ref":"e3"}'\n`,
-    );
-  }
-  const stop = async () => {
-    await mcp.close();
-    await server.close();
-    await runtime.close();
-    process.exit(0);
+  checkInput(spec.command, spec.fields, spec.capability.input, input);
+  const target = {
+    profile: profileOf(globals.session),
+    configFile: globals.config ?? process.env.BROW_CONFIG,
+    ...(globals.idleTimeout ? { idleMs: parseDuration(globals.idleTimeout) } : {}),
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  await new Promise(() => undefined);
-  return 0;
+  const outcome = await invokeViaDaemon(target, spec.capability.name, input);
+  return printOutcome(outcome, globals.json, io);
+}
+
+/** The outcome for an error thrown before or around a call. */
+function outcomeOf(e: unknown): Outcome {
+  if (e instanceof UsageError) return e.toOutcome();
+  if (e instanceof DaemonUnreachable) {
+    const hint =
+      'Run `brow daemon status`, read the log beside its socket, or `brow daemon stop` and try again.';
+    return {
+      ok: false,
+      content: `Browser operation failed [connection_failed]: ${e.message} ${hint}`,
+      data: { error_code: 'connection_failed', message: e.message, hint },
+    };
+  }
+  return errorOutcome(e);
+}
+
+export async function main(argv: string[], io: Streams = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (!command || command === '--help' || command === '-h' || command === 'help') {
+      const spec = rest[0] ? capabilityCommands().get(rest[0]) : undefined;
+      io.out(spec ? commandHelp(spec) : mainHelp(builtinHelp()));
+      return 0;
+    }
+    const builtin = Object.hasOwn(BUILTINS, command) ? BUILTINS[command] : undefined;
+    if (builtin && command !== 'config' && (rest.includes('--help') || rest.includes('-h'))) {
+      io.out(
+        `Usage: brow ${builtin.usage}\n\n${builtin.description}.\n--config FILE and every configuration key as a flag (brow config --help) apply too.\n`,
+      );
+      return 0;
+    }
+    if (builtin) return await builtin.run(rest, io);
+    const spec = capabilityCommands().get(command) ?? capabilityCommands().get(commandName(command));
+    if (spec) return await runCapability(spec, rest, io);
+    const near = nearest(command, [...capabilityCommands().keys(), ...Object.keys(BUILTINS)]);
+    throw new UsageError(`brow has no command "${command}".`, {
+      hint: `${near.length > 0 ? `Did you mean ${near.join(', ')}? ` : ''}brow --help lists the commands.`,
+    });
+  } catch (e) {
+    return printOutcome(outcomeOf(e), argv.includes('--json'), io);
+  }
 }

@@ -1,0 +1,117 @@
+/** Talking to a profile's daemon: start it on first use (detached), send one request, read one answer. */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Outcome } from '../../runtime/outcome.js';
+import { probe, type DaemonRequest, type DaemonStatus } from './daemon.js';
+import { profilePaths } from './runtime-dir.js';
+
+/** bin/brow.js, from src/doors/cli or dist/doors/cli alike. */
+export const BIN = fileURLToPath(new URL('../../../bin/brow.js', import.meta.url));
+
+export const DEFAULT_IDLE_MS = 30 * 60_000;
+
+export interface DaemonTarget {
+  profile: string;
+  /** Used when this call starts the daemon. */
+  idleMs?: number;
+  configFile?: string | undefined;
+}
+
+/** Thrown when no daemon can be reached or started; the CLI answers connection_failed. */
+export class DaemonUnreachable extends Error {
+  override readonly name = 'DaemonUnreachable';
+}
+
+/** Send one request and read one line back. */
+export function request<T = Record<string, unknown>>(socket: string, req: DaemonRequest): Promise<T> {
+  return new Promise((resolvePromise, reject) => {
+    const c = createConnection(socket);
+    let buf = '';
+    c.setEncoding('utf8');
+    c.once('connect', () => c.write(`${JSON.stringify(req)}\n`));
+    c.on('data', (chunk: string) => (buf += chunk));
+    c.once('error', (e) => reject(new DaemonUnreachable(`The daemon at ${socket} failed: ${e.message}`)));
+    c.once('close', () => {
+      const line = buf.split('\n')[0] ?? '';
+      if (!line) return reject(new DaemonUnreachable(`The daemon at ${socket} closed without answering.`));
+      try {
+        resolvePromise(JSON.parse(line) as T);
+      } catch {
+        reject(new DaemonUnreachable(`The daemon at ${socket} answered something that is not JSON.`));
+      }
+    });
+  });
+}
+
+function tail(file: string, lines = 8): string {
+  if (!existsSync(file)) return '';
+  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** The daemon's socket, starting the daemon when none answers. */
+export async function ensureDaemon(t: DaemonTarget): Promise<string> {
+  const { socket, log } = profilePaths(t.profile);
+  if (await probe(socket)) return socket;
+  const idle = `${t.idleMs ?? DEFAULT_IDLE_MS}ms`;
+  const args = [BIN, 'daemon', '--profile', t.profile, '--idle-timeout', idle];
+  if (t.configFile) args.push('--config', resolve(t.configFile));
+  const out = openSync(log, 'a', 0o600);
+  const started = { exited: null as number | null };
+  try {
+    const child = spawn(process.execPath, args, {
+      detached: true,
+      stdio: ['ignore', out, out],
+      env: process.env,
+    });
+    child.once('exit', (code) => (started.exited = code ?? 1));
+    child.unref();
+  } finally {
+    closeSync(out);
+  }
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (await probe(socket, 500)) return socket;
+    // exit 0 = another daemon won the race: keep probing for it
+    if (started.exited !== null && started.exited !== 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new DaemonUnreachable(
+    `The brow daemon for session "${t.profile}" did not start.${started.exited !== null ? ` It exited with ${started.exited}.` : ''}\n${tail(log)}`,
+  );
+}
+
+/** Invoke a capability in the profile's daemon. */
+export async function invokeViaDaemon(t: DaemonTarget, name: string, input: unknown): Promise<Outcome> {
+  const socket = await ensureDaemon(t);
+  const reply = await request<{ outcome?: Outcome; error?: string }>(socket, { op: 'invoke', name, input });
+  if (!reply.outcome) throw new DaemonUnreachable(`The daemon failed: ${reply.error ?? 'no answer'}`);
+  return reply.outcome;
+}
+
+/** Status of a running daemon, or null when none answers (never starts one). */
+export async function daemonStatus(profile: string): Promise<DaemonStatus | null> {
+  const { socket } = profilePaths(profile);
+  if (!(await probe(socket))) return null;
+  const reply = await request<{ status?: DaemonStatus }>(socket, { op: 'status' }).catch(() => null);
+  return reply?.status ?? null;
+}
+
+/** Stop a running daemon and wait until its process is gone; false when none was running. */
+export async function stopDaemon(profile: string, waitMs = 15_000): Promise<boolean> {
+  const status = await daemonStatus(profile);
+  if (!status) return false;
+  await request(status.socket, { op: 'stop' }).catch(() => undefined);
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(status.pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}

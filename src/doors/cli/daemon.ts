@@ -1,0 +1,177 @@
+/**
+ * The CLI daemon: one per profile, holding a BrowRuntime (and so its Chromium) between commands.
+ * It listens on a private unix socket and answers one newline-delimited JSON request per
+ * connection: `{op:"invoke", name, input}` → `{outcome}`, `{op:"status"}`, `{op:"stop"}`.
+ * After `idleMs` without a request it closes the browser and exits.
+ */
+import { existsSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { BrowRuntime } from '../../runtime/runtime.js';
+import type { LoadedConfig } from '../lib/config.js';
+import { profilePaths } from './runtime-dir.js';
+
+export interface DaemonRequest {
+  op: 'invoke' | 'status' | 'stop' | 'ping';
+  name?: string;
+  input?: unknown;
+}
+
+export interface DaemonStatus {
+  profile: string;
+  pid: number;
+  socket: string;
+  started_at: number;
+  last_used_at: number;
+  idle_timeout_ms: number;
+  in_flight: number;
+  config_file: string | null;
+  cwd: string;
+  sessions: unknown[];
+}
+
+export interface DaemonOptions {
+  profile: string;
+  idleMs: number;
+  loaded: LoadedConfig;
+}
+
+const log = (msg: string) =>
+  process.stderr.write(`${new Date().toISOString()} brow daemon[${process.pid}]: ${msg}\n`);
+
+/** Does something answer on this socket? */
+export function probe(socket: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection(socket);
+    const done = (v: boolean) => {
+      c.destroy();
+      resolve(v);
+    };
+    c.setTimeout(timeoutMs, () => done(false));
+    c.once('connect', () => done(true));
+    c.once('error', () => done(false));
+  });
+}
+
+async function listen(server: Server, socket: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(socket, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      // another daemon won the race, or a dead one left its socket behind
+      if (await probe(socket)) return false;
+      if (existsSync(socket)) unlinkSync(socket);
+    }
+  }
+  return false;
+}
+
+/** Run the daemon until it is stopped or idle; resolves with the process exit code. */
+export async function runDaemon(opts: DaemonOptions): Promise<number> {
+  const { socket } = profilePaths(opts.profile);
+  const runtime = new BrowRuntime(opts.loaded.config);
+  const startedAt = Date.now();
+  let lastUsed = startedAt;
+  let inFlight = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | null = null;
+  let finished!: (code: number) => void;
+  const done = new Promise<number>((r) => (finished = r));
+
+  const shutdown = (why: string): Promise<void> => {
+    stopping ??= (async () => {
+      log(`stopping (${why})`);
+      if (idleTimer) clearTimeout(idleTimer);
+      server.close();
+      await runtime.close().catch((e: unknown) => log(`closing the browser failed: ${String(e)}`));
+      try {
+        unlinkSync(socket);
+      } catch {
+        // already gone
+      }
+      finished(0);
+    })();
+    return stopping;
+  };
+  const armIdle = () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (inFlight === 0) void shutdown(`idle for ${opts.idleMs} ms`);
+      else armIdle();
+    }, opts.idleMs);
+  };
+
+  const status = async (): Promise<DaemonStatus> => {
+    const sessions = await runtime.invoke('browser_list_sessions', {});
+    return {
+      profile: opts.profile,
+      pid: process.pid,
+      socket,
+      started_at: startedAt,
+      last_used_at: lastUsed,
+      idle_timeout_ms: opts.idleMs,
+      in_flight: inFlight - 1,
+      config_file: opts.loaded.file,
+      cwd: process.cwd(),
+      sessions: sessions.ok ? ((sessions.data.sessions as unknown[]) ?? []) : [],
+    };
+  };
+
+  const answer = async (req: DaemonRequest): Promise<unknown> => {
+    if (req.op === 'invoke') return { outcome: await runtime.invoke(String(req.name), req.input ?? {}) };
+    if (req.op === 'status') return { status: await status() };
+    if (req.op === 'stop') return { stopping: true };
+    return { pong: true };
+  };
+
+  const onConnection = (sock: Socket) => {
+    let buf = '';
+    sock.setEncoding('utf8');
+    sock.on('error', () => undefined);
+    sock.on('data', (chunk: string) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      sock.pause();
+      const line = buf.slice(0, nl);
+      inFlight++;
+      lastUsed = Date.now();
+      if (idleTimer) clearTimeout(idleTimer);
+      void (async () => {
+        let reply: unknown;
+        let req: DaemonRequest | null = null;
+        try {
+          req = JSON.parse(line) as DaemonRequest;
+          reply = await answer(req);
+        } catch (e) {
+          reply = { error: String(e) };
+        }
+        sock.end(`${JSON.stringify(reply)}\n`);
+        inFlight--;
+        lastUsed = Date.now();
+        if (req?.op === 'stop') void shutdown('asked to stop');
+        else if (!stopping) armIdle();
+      })();
+    });
+  };
+
+  const server = createServer(onConnection);
+  if (!(await listen(server, socket))) {
+    log(`another daemon already serves profile "${opts.profile}"; leaving it be`);
+    await runtime.close();
+    return 0;
+  }
+  log(`profile "${opts.profile}" listening on ${socket}; idle timeout ${opts.idleMs} ms`);
+  armIdle();
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGHUP', () => void shutdown('SIGHUP'));
+  return done;
+}

@@ -1,0 +1,22 @@
+/** A command line the CLI cannot turn into a call: an invalid_request, answered before any browser is touched. */
+import type { ErrorOutcome } from '../../runtime/outcome.js';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  readonly code = 'invalid_request' as const;
+  readonly hint: string;
+
+  constructor(message: string, opts: { hint: string }) {
+    super(message);
+    this.hint = opts.hint;
+  }
+
+  /** The same `{ok:false, content, data}` shape every door answers with. */
+  toOutcome(): ErrorOutcome {
+    return {
+      ok: false,
+      content: `Browser operation failed [${this.code}]: ${this.message} ${this.hint}`,
+      data: { error_code: this.code, message: this.message, hint: this.hint },
+    };
+  }
+}
