@@ -108,6 +108,9 @@ describe('form', () => {
     const after = await walk(page);
     const text = JSON.stringify(after);
     expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('pa55word');
+    // a password inside another control's label is masked in that name too
+    expect(byDomId(after.nodes, 'remember').name).toBe('Remember ••••');
     expect(text).not.toContain('sekrit-typed');
     expect(byDomId(after.nodes, 'pw2').value).toBe('••••');
   });
@@ -340,7 +343,9 @@ describe('against Chromium’s accessibility tree', () => {
           const ax = chromium.get(node.id);
           if (!ax || node.id === 0) continue;
           compared++;
-          expect({ id: node.attrs.id, role: CHROMIUM_ROLE[ax.role] ?? ax.role, name: ax.name }).toEqual({
+          // Deliberate difference: a masked password is always '••••' (Chromium shows its length).
+          const name = ax.name.replace(/•+/g, '••••');
+          expect({ id: node.attrs.id, role: CHROMIUM_ROLE[ax.role] ?? ax.role, name }).toEqual({
             id: node.attrs.id,
             role: node.role,
             name: node.name,

@@ -68,6 +68,10 @@ function embeddedValue(el: Element, role: string, a: Attrs): string | null {
   switch (role) {
     case 'textbox':
     case 'searchbox':
+      if (tag === 'input' && (el as HTMLInputElement).type === 'password') {
+        // never a password, not even inside another control's name
+        return (el as HTMLInputElement).value ? '••••' : '';
+      }
       return tag === 'input' || tag === 'textarea' ? (el as HTMLInputElement).value : (el.textContent ?? '');
     case 'combobox':
     case 'listbox':
