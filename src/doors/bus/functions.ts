@@ -1,0 +1,332 @@
+/**
+ * The bus door's one table: `browser::*` function id → capability + input mapping + output mapping.
+ * No capability is implemented here; the door only translates seed 002 payloads and results.
+ */
+import type { z } from 'zod';
+import type { ImageContent } from '../../capabilities/define.js';
+import type { ErrorOutcome, Outcome } from '../../runtime/outcome.js';
+import { actCapability, actInput, defined, seedConsole, seedNetwork, sid, type Data } from './act.js';
+import type { BusError } from './errors.js';
+import { requests as rq, responses as rs } from './schemas.js';
+
+export interface MapContext {
+  /** Invoke another capability (for functions that take two steps). */
+  call(name: string, input: Data): Promise<Outcome>;
+  /** The capability's text for a model. */
+  content: string;
+  images?: ImageContent[];
+  /** The bus error for a failed outcome (capability names in its text become function ids). */
+  error(o: ErrorOutcome): BusError;
+}
+
+export interface BusFunction<S extends z.ZodObject = z.ZodObject> {
+  id: string;
+  description: string;
+  request: S;
+  response: z.ZodType;
+  /** The capability this function maps onto (by input, for `act`). */
+  capability: string | ((p: z.output<S>) => string);
+  /** Seed payload → capability input. `fields` are the capability's declared input fields. */
+  input(p: z.output<S>, fields: Set<string>): Data;
+  /** Capability data → seed result. */
+  output(data: Data, p: z.output<S>, ctx: MapContext): unknown;
+  /** Some failures are results in seed 002 (navigate reports net errors in `error`); undefined = throw. */
+  recover?(err: ErrorOutcome['data'], p: z.output<S>): unknown;
+}
+
+const fn = <S extends z.ZodObject>(f: BusFunction<S>): BusFunction => f as unknown as BusFunction;
+
+export const BUS_FUNCTIONS: BusFunction[] = [
+  fn({
+    id: 'browser::sessions::start',
+    description:
+      'Launch a Chromium session and open its page; returns the session_id every other function needs.',
+    request: rq.start,
+    response: rs.start,
+    capability: 'browser_start_session',
+    input: (p) =>
+      defined({
+        headless: p.headful === undefined ? undefined : !p.headful,
+        read_only: p.read_only,
+        incognito: p.incognito,
+        ttl_ms: p.ttl_ms,
+      }),
+    async output(d, p, ctx) {
+      const s = {
+        session_id: d.session_id,
+        headless: d.headless,
+        read_only: d.read_only,
+        incognito: d.incognito,
+      };
+      const opened = await ctx.call('browser_open_page', {
+        session_id: d.session_id,
+        url: p.url ?? 'about:blank',
+        wait_until: 'load',
+      });
+      if (opened.ok)
+        return { ...s, url: (opened.data.page as Data | undefined)?.url ?? p.url ?? 'about:blank' };
+      const e = opened.data;
+      if ((e.error_code === 'navigation_failed' || e.error_code === 'timeout') && e.page_id) {
+        return { ...s, url: p.url ?? 'about:blank', error: e.message };
+      }
+      await ctx.call('browser_stop_session', { session_id: d.session_id });
+      throw ctx.error(opened);
+    },
+  }),
+  fn({
+    id: 'browser::sessions::list',
+    description: 'Live sessions with their current URL.',
+    request: rq.none,
+    response: rs.list,
+    capability: 'browser_list_sessions',
+    input: () => ({}),
+    output: (d) => ({
+      sessions: (d.sessions as Data[]).map((s) => ({
+        session_id: s.session_id,
+        url: s.url,
+        headless: s.headless,
+        read_only: s.read_only,
+        incognito: s.incognito,
+        active: s.state === 'open',
+        created_ms: s.created_at,
+        last_used_ms: s.last_used_at,
+        console_entries: s.console_entries,
+      })),
+    }),
+  }),
+  fn({
+    id: 'browser::sessions::stop',
+    description:
+      'Stop a session; idempotent (stopping a stopped or unknown session answers was_running: false).',
+    request: rq.session,
+    response: rs.stop,
+    capability: 'browser_stop_session',
+    input: sid,
+    output: (d) => ({ ok: true, was_running: d.was_running }),
+    recover: (e) => (e.error_code === 'session_not_found' ? { ok: true, was_running: false } : undefined),
+  }),
+  fn({
+    id: 'browser::sessions::attach',
+    description:
+      'Bind a session to a running Chrome over CDP: a fresh tab, or an adopted tab by URL substring. Off unless allow_attach.',
+    request: rq.attach,
+    response: rs.attach,
+    capability: 'browser_attach_session',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({ session_id: d.session_id, url: d.url, read_only: d.read_only, adopted: d.adopted }),
+  }),
+  fn({
+    id: 'browser::tabs::list',
+    description:
+      'Open tabs of a running browser at a CDP endpoint, with which are already adopted; read-only.',
+    request: rq.tabs,
+    response: rs.tabs,
+    capability: 'browser_list_tabs',
+    input: (p) => ({ cdp_url: p.cdp_url }),
+    output: (d) => ({
+      tabs: (d.tabs as Data[]).map((t) =>
+        defined({ url: t.url, title: t.title || undefined, adopted: !!t.adopted }),
+      ),
+    }),
+  }),
+  fn({
+    id: 'browser::doctor',
+    description:
+      'Read-only environment report: which Chromium would launch, capacity, attach and recording; never launches a browser.',
+    request: rq.none,
+    response: rs.doctor,
+    capability: 'browser_doctor',
+    input: () => ({}),
+    output: (d) =>
+      defined({
+        ...d,
+        chromium_path: d.chromium_path ?? undefined,
+        chromium_version: d.chromium_version ?? undefined,
+        browser_running: d.browser_running ?? d.active_sessions > 0,
+        recording_available: !!d.recording_available,
+      }),
+  }),
+  fn({
+    id: 'browser::navigate',
+    description:
+      'Go to a URL and wait for the load. Network and HTTP errors come back in `error`, not thrown.',
+    request: rq.navigate,
+    response: rs.navigate,
+    capability: 'browser_navigate',
+    input: (p) => defined({ ...sid(p), url: p.url, wait_until: 'load', timeout_ms: p.timeout_ms }),
+    output: (d) =>
+      defined({ ok: true, url: d.page?.url, title: d.page?.title || undefined, timed_out: false }),
+    recover(e, p) {
+      if (e.error_code === 'navigation_failed') {
+        return defined({
+          ok: false,
+          url: e.url ?? p.url,
+          title: e.title || undefined,
+          timed_out: false,
+          error: e.message,
+        });
+      }
+      if (e.error_code === 'timeout')
+        return { ok: false, url: e.current_url ?? p.url, timed_out: true, error: e.message };
+      return undefined;
+    },
+  }),
+  fn({
+    id: 'browser::snapshot',
+    description:
+      'The page as an accessibility outline with [ref=eN] handles; diff: true returns only what changed.',
+    request: rq.snapshot,
+    response: rs.snapshot,
+    capability: 'browser_list_elements',
+    input: (p) => ({ ...sid(p), scope: p.diff ? 'changes' : 'full', format: 'outline' }),
+    output: (d) => {
+      const o = d.outline as Data;
+      return defined({
+        url: o.url,
+        title: o.title || undefined,
+        tree: o.tree,
+        truncated: o.truncated,
+        generation: o.generation,
+        diff: o.diff,
+      });
+    },
+  }),
+  fn({
+    id: 'browser::act',
+    description:
+      'Click, hover, type, press, scroll, select or drag, addressed by ref or (click, hover) viewport x,y.',
+    request: rq.act,
+    response: rs.act,
+    capability: actCapability,
+    input: actInput,
+    output: (d, _p, ctx) => ({ ok: d.action?.ok ?? true, detail: ctx.content, effect: d.action }),
+  }),
+  fn({
+    id: 'browser::screenshot',
+    description: 'A viewable JPEG of the viewport (or the full page), as image content.',
+    request: rq.screenshot,
+    response: rs.screenshot,
+    capability: 'browser_screenshot',
+    input: (p, fields) =>
+      defined({ ...sid(p), full_page: p.full_page, format: fields.has('format') ? 'jpeg' : undefined }),
+    output: (d, p, ctx) => {
+      const img = ctx.images?.[0];
+      return {
+        content: [
+          ...(img ? [{ type: 'image', mime: img.mimeType, data: img.data }] : []),
+          { type: 'text', text: ctx.content },
+        ],
+        details: {
+          session_id: p.session_id,
+          url: d.url ?? d.page?.url ?? '',
+          width: d.width ?? 0,
+          height: d.height ?? 0,
+        },
+      };
+    },
+  }),
+  fn({
+    id: 'browser::evaluate',
+    description: 'Run a JavaScript expression in the page and get its completion value.',
+    request: rq.evaluate,
+    response: rs.evaluate,
+    capability: 'browser_evaluate',
+    input: (p, fields) =>
+      defined({
+        ...sid(p),
+        expression: p.expression,
+        timeout_ms: fields.has('timeout_ms') ? p.timeout_ms : undefined,
+      }),
+    output: (d) => ({ ok: true, value: 'value' in d ? d.value : d.result }),
+    recover: (e) => (e.error_code === 'script_error' ? { ok: false, error: e.message } : undefined),
+  }),
+  fn({
+    id: 'browser::execute',
+    description:
+      'Run a multi-step async script in the page: await, return, log(), sleep(ms), waitFor(selector), persisted state.',
+    request: rq.execute,
+    response: rs.execute,
+    capability: 'browser_execute',
+    input: (p, fields) =>
+      defined({ ...sid(p), code: p.code, timeout_ms: fields.has('timeout_ms') ? p.timeout_ms : undefined }),
+    output: (d) =>
+      defined({
+        ok: d.ok ?? true,
+        result: d.result,
+        error: d.error,
+        logs: d.logs ?? [],
+        state: d.state ?? {},
+      }),
+    recover: (e) =>
+      e.error_code === 'script_error'
+        ? { ok: false, error: e.message, logs: e.logs ?? [], state: e.state ?? {} }
+        : undefined,
+  }),
+  fn({
+    id: 'browser::console::read',
+    description:
+      'Captured console entries and uncaught exceptions; filter with pattern/level, page with since_seq.',
+    request: rq.console,
+    response: rs.console,
+    capability: 'browser_read_console',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({
+      entries: (d.entries as Data[]).map(seedConsole),
+      last_seq: d.last_seq,
+      dropped: d.dropped,
+    }),
+  }),
+  fn({
+    id: 'browser::network::read',
+    description: 'Captured requests; failed_only: true is the fast path for what broke. Page with since_seq.',
+    request: rq.network,
+    response: rs.network,
+    capability: 'browser_read_network',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({
+      entries: (d.entries as Data[]).map(seedNetwork),
+      last_seq: d.last_seq,
+      dropped: d.dropped,
+    }),
+  }),
+  fn({
+    id: 'browser::history',
+    description: 'Back, forward or reload.',
+    request: rq.history,
+    response: rs.history,
+    capability: 'browser_history',
+    input: (p) => ({ ...sid(p), action: p.action }),
+    output: (d) => ({ ok: true, url: d.url, moved: d.moved }),
+  }),
+  fn({
+    id: 'browser::dom::read',
+    description: 'DOM tag outline with refs, for structure the accessibility tree hides.',
+    request: rq.dom,
+    response: rs.dom,
+    capability: 'browser_read_dom',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({ root: d.root, truncated: !!d.truncated }),
+  }),
+  fn({
+    id: 'browser::styles::read',
+    description: "Computed styles of one element (a curated set, or properties: ['*'] for all).",
+    request: rq.stylesRead,
+    response: rs.stylesRead,
+    capability: 'browser_read_styles',
+    input: (p) => defined({ ...p }),
+    output: (d, p) =>
+      defined({ ref: d.ref ?? p.ref, properties: d.properties, inline_style: d.inline_style }),
+  }),
+  fn({
+    id: 'browser::styles::write',
+    description:
+      'Set (or remove, with "") one inline CSS property on an element; a visual experiment that dies on navigation.',
+    request: rq.stylesWrite,
+    response: rs.stylesWrite,
+    capability: 'browser_write_styles',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({ ok: true, inline_style: d.inline_style ?? '' }),
+  }),
+  // Handoff (browser::handoff, browser::handoff::confirm) and recording (browser::recording::start|stop)
+  // come with a later issue: add their rows here; the worker registers every row of this table.
+];
