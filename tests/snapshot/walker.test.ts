@@ -1,6 +1,6 @@
 /** The in-page outline script against real Chromium: roles, names, values, shadow DOM, ids, hit tests. */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page, type SerializedAXNode } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,8 +26,19 @@ let browser: Browser;
 let server: FixtureServer;
 let script: string;
 
+/** Build the in-page script when it is missing or older than its sources (other test files read it too). */
+function buildInjected(): void {
+  const out = `${ROOT}dist/injected/page-script.js`;
+  const srcDir = `${ROOT}src/core/snapshot/injected`;
+  const built = existsSync(out) ? statSync(out).mtimeMs : 0;
+  const newest = Math.max(...readdirSync(srcDir).map((f) => statSync(`${srcDir}/${f}`).mtimeMs));
+  if (newest > built) {
+    execFileSync(process.execPath, ['scripts/build.mjs', '--injected-only'], { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs', '--injected-only'], { cwd: ROOT, stdio: 'inherit' });
+  buildInjected();
   script = readFileSync(`${ROOT}dist/injected/page-script.js`, 'utf8');
   server = await startFixtureServer();
   browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
