@@ -8,6 +8,7 @@ import * as navigation from './navigation.js';
 import * as observe from './observe.js';
 import * as pages from './pages.js';
 import * as pointer from './pointer.js';
+import * as read from './read.js';
 import * as scripts from './scripts.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
@@ -23,6 +24,7 @@ const modules: Record<string, unknown>[] = [
   observe,
   scripts,
   dialogs,
+  read,
   live,
 ];
 
