@@ -35,7 +35,7 @@ export const attachSession = defineCapability({
     if (input.url && !adopted) {
       await page.exclusive(() => navigate(page, input.url!, 'load', timeoutMs(ctx, undefined)));
     }
-    ctx.core.lastPageId = page.id;
+    ctx.core.notePage(page, ctx.owner);
     return {
       text: `${adopted ? 'Adopted' : 'Opened'} tab ${page.id} (${page.url()}) in session ${session.id} attached to ${input.cdp_url}${session.readOnly ? ' (read-only)' : ''}.`,
       data: {

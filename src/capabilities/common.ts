@@ -36,7 +36,7 @@ export function onPage<T>(
   input: { page_id?: string | undefined; session_id?: string | undefined },
   fn: (page: BrowPage) => Promise<T>,
 ): Promise<T> {
-  const page = ctx.core.resolvePage(input.page_id, input.session_id);
+  const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
   return page.exclusive(() => fn(page));
 }
 

@@ -111,7 +111,7 @@ export const waitCap = defineCapability({
       .describe('Give up after this many ms (default 30000)'),
   }),
   async handle(input, ctx) {
-    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     // waits do not take the page lock: an action may be what they wait for
     const r = await waitFor(page, { ...input, timeout_ms: timeoutMs(ctx, input.timeout_ms) });
     return {

@@ -8,9 +8,9 @@ import { defineCapability, type CapabilityContext } from './define.js';
 
 /** The caller's session: the named one, else its default, else a new default session. */
 async function sessionFor(ctx: CapabilityContext, sessionId?: string): Promise<Session> {
-  if (sessionId) return ctx.core.session(sessionId);
+  if (sessionId) return ctx.core.session(sessionId, ctx.owner);
   const mine = [...ctx.core.sessions.values()].filter((s) => !s.closed && s.options.owner === ctx.owner);
-  const last = ctx.core.lastPageId ? ctx.core.findPage(ctx.core.lastPageId)?.session : undefined;
+  const last = ctx.core.defaultSession(ctx.owner);
   if (last && mine.includes(last)) return last;
   return mine.pop() ?? ctx.core.startSession({ owner: ctx.owner });
 }
@@ -36,7 +36,7 @@ export const openPage = defineCapability({
     checkUrl(input.url, ctx.core.config.allowed_schemes);
     const session = await sessionFor(ctx, input.session_id);
     const page = await session.openPage();
-    ctx.core.lastPageId = page.id;
+    ctx.core.notePage(page, ctx.owner);
     let status: number | null = null;
     let download: NavigationResult['download'];
     if (input.url !== 'about:blank') {
@@ -79,7 +79,7 @@ export const listPages = defineCapability({
   input: z.object({ session_id: sessionIdField }),
   async handle(input, ctx) {
     const sessions = input.session_id
-      ? [ctx.core.session(input.session_id)]
+      ? [ctx.core.session(input.session_id, ctx.owner)]
       : [...ctx.core.sessions.values()].filter(
           (s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner,
         );
@@ -109,7 +109,7 @@ export const activatePage = defineCapability({
   positional: ['page_id'],
   input: z.object({ page_id: z.string().min(1).describe('Page to activate'), session_id: sessionIdField }),
   async handle(input, ctx) {
-    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     await page.exclusive(() => page.raw.bringToFront());
     page.session.activePageId = page.id;
     return {
@@ -128,7 +128,7 @@ export const closePage = defineCapability({
   positional: ['page_id'],
   input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
   async handle(input, ctx) {
-    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     await page.close();
     return {
       text: `Closed page ${page.id}.`,

@@ -101,7 +101,7 @@ export const stopSession = defineCapability({
     session_id: z.string().min(1).describe('Session to stop'),
   }),
   async handle(input, ctx) {
-    const wasRunning = await ctx.core.stopSession(input.session_id);
+    const wasRunning = await ctx.core.stopSession(input.session_id, ctx.owner);
     return {
       text: wasRunning
         ? `Stopped session ${input.session_id}.`
@@ -129,7 +129,7 @@ export const keepAlive = defineCapability({
       .describe('How long to keep it alive without calls, in seconds'),
   }),
   async handle(input, ctx) {
-    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     const extra = Math.max(0, input.seconds * 1000 - ctx.core.config.idle_stop_ms);
     page.session.touch(extra);
     const expires = Date.now() + Math.max(input.seconds * 1000, ctx.core.config.idle_stop_ms);

@@ -23,6 +23,14 @@ export interface StartSessionInput {
   owner?: string | null;
 }
 
+/**
+ * Sessions started by a caller (an HTTP MCP client…) are that caller's: other callers with an
+ * identity cannot see them. Callers without one (CLI, library, tool API) see every session.
+ */
+export function visibleTo(s: Session, owner: string | null): boolean {
+  return owner === null || s.options.owner === null || s.options.owner === owner;
+}
+
 export class BrowCore {
   readonly config: BrowConfig;
   readonly events = new EventBus();
@@ -38,8 +46,10 @@ export class BrowCore {
   private readonly ownsDataDir: boolean;
   private starting = 0;
   private closing = false;
-  /** The page used when a call names none: the last one touched. */
+  /** The page used when a call names none: the last one touched (by any caller). */
   lastPageId: string | null = null;
+  /** Each caller's last page. */
+  private readonly lastPages = new Map<string | null, string>();
 
   constructor(config: BrowConfigInput = {}) {
     this.config = resolveConfig(config);
@@ -226,14 +236,18 @@ export class BrowCore {
     this.ended.set(s.id, reason);
     if (this.ended.size > 1000) this.ended.delete(this.ended.keys().next().value as string);
     this.events.emit('session-stopped', s.id, { reason });
-    if (!this.config.process_per_session) return;
-    // a session with its own process takes it down with it
-    void s.host.browser.close().catch(() => undefined);
+    if (s.options.attached) return;
+    // a session with its own process (process_per_session, or headful next to a headless shared one) takes it down with it
+    void this.pool
+      .isShared(s.host)
+      .then((shared) => (shared ? undefined : s.host.browser.close()))
+      .catch(() => undefined);
   }
 
   /** A live session; session_not_found or session_closed otherwise. */
-  session(id: string): Session {
+  session(id: string, owner: string | null = null): Session {
     const s = this.sessions.get(id);
+    if (s && !visibleTo(s, owner)) throw new BrowserError('session_not_found', `No session ${id}.`);
     if (s && !s.closed) return s;
     const reason = this.ended.get(id) ?? s?.stopReason;
     if (reason) throw new BrowserError('session_closed', `Session ${id} has ended (${reason}).`);
@@ -241,20 +255,21 @@ export class BrowCore {
   }
 
   /** Stop a session; idempotent. Returns whether it was running. */
-  async stopSession(id: string): Promise<boolean> {
+  async stopSession(id: string, owner: string | null = null): Promise<boolean> {
     const s = this.sessions.get(id);
-    if (!s) {
-      if (this.ended.has(id)) return false;
+    if (!s || !visibleTo(s, owner)) {
+      if (!s && this.ended.has(id)) return false;
       throw new BrowserError('session_not_found', `No session ${id}.`);
     }
     return s.stop('stopped');
   }
 
   /** The session a call without session_id means: the one of the last used page, else the newest. */
-  defaultSession(): Session | null {
-    const last = this.lastPageId ? this.findPage(this.lastPageId) : null;
-    if (last) return last.session;
-    return [...this.sessions.values()].filter((s) => !s.closed).pop() ?? null;
+  defaultSession(owner: string | null = null): Session | null {
+    const lastId = this.lastPages.get(owner) ?? (owner === null ? this.lastPageId : null);
+    const last = lastId ? this.findPage(lastId) : null;
+    if (last && visibleTo(last.session, owner)) return last.session;
+    return [...this.sessions.values()].filter((s) => !s.closed && visibleTo(s, owner)).pop() ?? null;
   }
 
   /** Find a live page anywhere; null when unknown. */
@@ -270,24 +285,24 @@ export class BrowCore {
    * The page a call means: by id, else the session's active page, else the last used page.
    * Errors say which of page_not_found / page_closed / session_closed applies.
    */
-  resolvePage(pageId?: string, sessionId?: string): BrowPage {
+  resolvePage(pageId?: string, sessionId?: string, owner: string | null = null): BrowPage {
     if (pageId) {
       const p = this.findPage(pageId);
-      if (!p) throw this.missingPage(pageId);
+      if (!p || !visibleTo(p.session, owner)) throw this.missingPage(pageId);
       p.assertOpen();
       if (sessionId && p.session.id !== sessionId) {
         throw new BrowserError('page_not_found', `Page ${pageId} is not in session ${sessionId}.`);
       }
-      return this.touchPage(p);
+      return this.touchPage(p, owner);
     }
-    const s = sessionId ? this.session(sessionId) : this.defaultSession();
+    const s = sessionId ? this.session(sessionId, owner) : this.defaultSession(owner);
     const p = s?.activePageId ? s.pages.get(s.activePageId) : undefined;
     if (!p) {
       throw new BrowserError('page_not_found', 'No page is open.', {
         hint: 'Open one with browser_open_page, then pass its page_id.',
       });
     }
-    return this.touchPage(p);
+    return this.touchPage(p, owner);
   }
 
   private missingPage(pageId: string): BrowserError {
@@ -298,8 +313,16 @@ export class BrowCore {
     return new BrowserError('page_not_found', `No open page ${pageId}.`);
   }
 
-  private touchPage(p: BrowPage): BrowPage {
+  /** Remember a caller's last page: calls that name no page mean it. */
+  notePage(p: BrowPage, owner: string | null = null): void {
     this.lastPageId = p.id;
+    this.lastPages.set(owner, p.id);
+    if (this.lastPages.size > 1000)
+      this.lastPages.delete(this.lastPages.keys().next().value as string | null);
+  }
+
+  private touchPage(p: BrowPage, owner: string | null = null): BrowPage {
+    this.notePage(p, owner);
     p.session.touch();
     return p;
   }

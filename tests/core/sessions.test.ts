@@ -88,6 +88,32 @@ describe('sessions and pages', () => {
     expect(snap.__content).toMatch(/Re-render/);
   });
 
+  it("a caller with an identity cannot reach another caller's pages or sessions", async () => {
+    const a = await h.rt.invoke(
+      'browser_open_page',
+      { url: h.server.url('core/form.html') },
+      { owner: 'client-a' },
+    );
+    expect(a.ok).toBe(true);
+    const pageId = a.data.page_id as string;
+    const sessionId = a.data.session_id as string;
+    const b = await h.rt.invoke('browser_list_elements', { page_id: pageId }, { owner: 'client-b' });
+    expect(b.ok ? 'ok' : b.data.error_code).toBe('page_not_found');
+    const bs = await h.rt.invoke('browser_stop_session', { session_id: sessionId }, { owner: 'client-b' });
+    expect(bs.ok ? 'ok' : bs.data.error_code).toBe('session_not_found');
+    const listed = await h.rt.invoke('browser_list_pages', {}, { owner: 'client-b' });
+    expect(JSON.stringify(listed.data)).not.toContain(pageId);
+    // without a page id, client-b does not fall through to client-a's page
+    const none = await h.rt.invoke('browser_list_elements', {}, { owner: 'client-b' });
+    expect(none.ok ? none.data.page_id : 'refused').not.toBe(pageId);
+    // the owner itself, and callers without an identity (CLI, library), can
+    expect((await h.rt.invoke('browser_list_elements', { page_id: pageId }, { owner: 'client-a' })).ok).toBe(
+      true,
+    );
+    expect((await h.rt.invoke('browser_list_elements', { page_id: pageId })).ok).toBe(true);
+    await h.rt.invoke('browser_stop_session', { session_id: sessionId }, { owner: 'client-a' });
+  });
+
   it('idle sessions stop by themselves', async () => {
     const h2 = await harness({ idle_stop_ms: 1500 });
     try {
