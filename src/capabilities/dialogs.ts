@@ -23,7 +23,7 @@ export const handleDialogCap = defineCapability({
   }),
   async handle(input, ctx) {
     // no page lock: whatever holds it may be the call that opened the dialog
-    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     const record = await answerDialog(page, input.accept, input.prompt_text);
     const answer =
       record.type === 'prompt' && input.accept

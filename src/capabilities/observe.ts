@@ -41,11 +41,11 @@ function scopeOf(
   input: { page_id?: string | undefined; session_id?: string | undefined },
 ) {
   if (input.page_id) {
-    const page = ctx.core.resolvePage(input.page_id, input.session_id);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     return { session: page.session, pageId: page.id as string | null };
   }
   const session: Session | null = input.session_id
-    ? ctx.core.session(input.session_id)
+    ? ctx.core.session(input.session_id, ctx.owner)
     : ctx.core.defaultSession();
   if (!session) {
     throw new BrowserError('session_not_found', 'No session is running, so nothing was recorded.', {
