@@ -96,9 +96,10 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
     push(rec, 'snapshot_ms', snap.ms);
     push(rec, 'snapshot_chars', text.length);
     if (snap.value.calls) push(rec, 'snapshot_calls', snap.value.calls);
+    const cov = coverageOf(text, PAGES[page].markers);
+    if (cov) push(rec, 'coverage_runs', cov);
     if (rec.tokens == null) {
       rec.tokens = countTokens(text);
-      rec.coverage = coverageOf(text, PAGES[page].markers);
       rec.has_answer_text = text.includes(ANSWER_BEFORE);
       mkdirSync(OUT_DIR, { recursive: true });
       writeFileSync(join(OUT_DIR, `${inst.name}-${page}.snapshot.txt`), text);
@@ -108,29 +109,49 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
   if (inst.name === 'brow') {
     step.name = 'brow extras';
     // brow extras, all on the page as loaded (nothing mutated since the snapshot).
-    const ch = await timed(() => inst.changes());
-    const df = await timed(() => inst.defaultAnswer('full'));
-    const di = await timed(() => inst.defaultAnswer('interactive'));
-    const rp = await timed(() => inst.readPage());
+    // Interactive first, then full: the click's follow-up (scope changes) then diffs
+    // against a full outline, and `changes` here runs right after a full snapshot.
+    const x = (rec.extras ??= {});
+    const tryExtra = async (key, fn) => {
+      try {
+        return await timed(fn);
+      } catch (e) {
+        if (measured) (x.errors ??= {})[key] ??= e.message;
+        return null;
+      }
+    };
+    const di = await tryExtra('default_interactive', () => inst.defaultAnswer('interactive'));
+    const df = await tryExtra('default_full', () => inst.defaultAnswer('full'));
+    const ch = await tryExtra('changes', () => inst.changes());
+    const rp = await tryExtra('read_page', () => inst.readPage());
     if (measured) {
-      const x = (rec.extras ??= {});
-      push(x, 'changes_ms', ch.ms);
-      push(x, 'changes_chars', ch.value.text.length);
-      x.changes_text ??= ch.value.text.slice(0, 200);
-      push(x, 'default_full_ms', df.ms);
-      push(x, 'default_full_chars', df.value.text.length);
-      x.default_full_truncated ??= df.value.truncated;
-      x.default_full_tokens ??= countTokens(df.value.text);
-      push(x, 'default_interactive_ms', di.ms);
-      push(x, 'default_interactive_chars', di.value.text.length);
-      x.default_interactive_truncated ??= di.value.truncated;
-      push(x, 'read_page_ms', rp.ms);
-      push(x, 'read_page_chars', rp.value.text.length);
-      x.read_page_tokens ??= countTokens(rp.value.text);
-      if (x.samples_written == null) {
-        x.samples_written = true;
-        writeFileSync(join(OUT_DIR, `brow-${page}.default-full.txt`), df.value.text);
-        writeFileSync(join(OUT_DIR, `brow-${page}.read-page.md`), rp.value.text);
+      mkdirSync(OUT_DIR, { recursive: true });
+      if (ch) {
+        push(x, 'changes_ms', ch.ms);
+        push(x, 'changes_chars', ch.value.text.length);
+        x.changes_text ??= ch.value.text.slice(0, 300);
+      }
+      if (df) {
+        push(x, 'default_full_ms', df.ms);
+        push(x, 'default_full_chars', df.value.text.length);
+        x.default_full_truncated ??= df.value.truncated;
+        if (x.default_full_tokens == null) {
+          x.default_full_tokens = countTokens(df.value.text);
+          writeFileSync(join(OUT_DIR, `brow-${page}.default-full.txt`), df.value.text);
+        }
+      }
+      if (di) {
+        push(x, 'default_interactive_ms', di.ms);
+        push(x, 'default_interactive_chars', di.value.text.length);
+        x.default_interactive_truncated ??= di.value.truncated;
+      }
+      if (rp) {
+        push(x, 'read_page_ms', rp.ms);
+        push(x, 'read_page_chars', rp.value.text.length);
+        if (x.read_page_tokens == null) {
+          x.read_page_tokens = countTokens(rp.value.text);
+          writeFileSync(join(OUT_DIR, `brow-${page}.read-page.md`), rp.value.text);
+        }
       }
     }
   }

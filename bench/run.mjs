@@ -117,6 +117,10 @@ async function main() {
     `bench: pages on http://127.0.0.1:${server.port}/ (cross-origin: http://localhost:${server.port}/)`,
   );
   const t0 = performance.now();
+  // Other work on the machine shows up as load; sample the 1-minute load average so
+  // the report can say how busy the machine was while the numbers were taken.
+  const loads = [os.loadavg()[0]];
+  const sampler = setInterval(() => loads.push(os.loadavg()[0]), 10_000);
   try {
     console.error(`bench: ${systems.join(', ')} × ${pages.join(', ')}, ${opts.runs} runs + warm-up`);
     await M.measurePages({
@@ -148,7 +152,15 @@ async function main() {
     proc.killAllTracked();
     await server.close();
   }
+  clearInterval(sampler);
+  loads.push(os.loadavg()[0]);
   R.duration_s = Math.round((performance.now() - t0) / 1000);
+  R.machine.load_avg_1m = {
+    min: Math.min(...loads),
+    median: loads.slice().sort((a, b) => a - b)[Math.floor(loads.length / 2)],
+    max: Math.max(...loads),
+    samples: loads.length,
+  };
 
   // Anything of ours still running? (We only ever kill what we started, by pid.)
   await proc.sleep(500);

@@ -33,15 +33,9 @@ export const BROW_BIN = process.env.BENCH_BROW_BIN
   ? resolve(process.env.BENCH_BROW_BIN)
   : join(REPO_DIR, 'bin/brow.js');
 export const IS_STUB = !!process.env.BENCH_BROW_BIN;
-const REQUIRED_TOOLS = [
-  'browser_open_page',
-  'browser_navigate',
-  'browser_list_elements',
-  'browser_click',
-  'browser_read_page',
-  'browser_start_session',
-  'browser_stop_session',
-];
+const REQUIRED_TOOLS = ['browser_open_page', 'browser_navigate', 'browser_list_elements', 'browser_click'];
+/** Measured when offered; their absence is reported, not fatal. */
+const OPTIONAL_TOOLS = ['browser_read_page', 'browser_start_session', 'browser_stop_session'];
 /** The unbounded snapshot asks for this much (the config schema caps snapshot budgets at 2,000,000). */
 const FULL_MAX_CHARS = 2_000_000;
 
@@ -94,13 +88,19 @@ export class Brow {
       try {
         await this.mcp.start(30_000);
         const tools = new Set((await this.mcp.listTools()).map((t) => t.name));
+        this.tools = tools;
+        this.missingOptional = OPTIONAL_TOOLS.filter((t) => !tools.has(t));
         const missing = REQUIRED_TOOLS.filter((t) => !tools.has(t));
         if (missing.length) throw new Error(`MCP door lacks tools: ${missing.join(', ')}`);
         lastErr = null;
         break;
       } catch (e) {
+        const err = this.mcp.stderr.trim();
+        const unknown = /Unknown command "?mcp"?/i.test(err);
         lastErr = new Error(
-          `${e.message}${this.mcp.stderr ? ` — stderr: ${this.mcp.stderr.trim().slice(-400)}` : ''}`,
+          unknown
+            ? `\`${relative(REPO_DIR, BROW_BIN)} mcp\` is not a command yet (${err.split('\n')[0]}): the MCP door is not wired into the CLI`
+            : `${e.message}${err ? ` — stderr: ${err.slice(-400)}` : ''}`,
         );
         await this.mcp.stop();
       }
@@ -143,7 +143,15 @@ export class Brow {
       const args = { page_id: pageId, scope };
       if (maxChars) args.max_chars = maxChars;
       if (cursor) args.cursor = cursor;
-      const r = await this.call('browser_list_elements', args, 180_000);
+      let r;
+      try {
+        r = await this.call('browser_list_elements', args, 180_000);
+      } catch (e) {
+        // A door that caps max_chars below what we ask: ask for less and follow the cursor.
+        if (!/max_chars|invalid_request/i.test(e.message) || !maxChars || maxChars <= 100_000) throw e;
+        maxChars = 100_000;
+        continue;
+      }
       parts.push(r.text);
       calls++;
       const truncated = pick(r.structured, '', 'truncated');
@@ -174,6 +182,8 @@ export class Brow {
   }
 
   async readPage() {
+    if (this.tools && !this.tools.has('browser_read_page'))
+      throw new Error('browser_read_page is not offered by the door');
     return this.call('browser_read_page', { page_id: await this.#page() });
   }
 
@@ -194,6 +204,8 @@ export class Brow {
   }
 
   async startSession() {
+    if (this.tools && !this.tools.has('browser_start_session'))
+      throw new Error('browser_start_session is not offered by the door');
     const r = await this.call('browser_start_session', {});
     const id = pick(r.structured, r.text, 'session_id');
     if (id == null)
@@ -216,6 +228,9 @@ export class Brow {
       version: IS_STUB ? 'STUB — numbers mean nothing' : 'working tree',
       command: `node ${relative(REPO_DIR, BROW_BIN)} ${(this.args ?? ['mcp']).join(' ').replace(/\/tmp\/brow-bench-brow-\w+/g, '$TMP')}`,
       notes: [
+        ...(this.missingOptional?.length
+          ? [`the door does not offer ${this.missingOptional.join(', ')} (not measured)`]
+          : []),
         'snapshot = browser_list_elements scope=full, max_chars=2,000,000, cursor followed to the end',
         'default answer = browser_list_elements with no max_chars (the default budget)',
         'after a click, if the effect text does not show the new text, follow-up = scope=changes',
