@@ -59,6 +59,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   }
   page.assertNoHandoff();
   page.assertNoDialog();
+  session.events.emit('action', session.id, { page_id: page.id, action: spec.action, ref: spec.ref });
   const cfg = session.config;
   const before = await baseline(page);
   const fromUrl = page.url();

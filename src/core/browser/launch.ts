@@ -45,6 +45,11 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       hint: 'Install Chromium (Debian: apt-get install chromium) or set BROW_CHROME to its path; `brow doctor` shows what is missing.',
     });
   }
+  if (opts.headless === false && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    throw new BrowserError('capability_unavailable', 'A headful session needs a display, and none is set.', {
+      hint: 'Start it headless, or run under a desktop or Xvfb (Xvfb :99 & export DISPLAY=:99).',
+    });
+  }
   const args = [...CLOSED_NETWORK_FLAGS, ...(opts.args ?? [])];
   if (isRoot()) args.push('--no-sandbox', '--disable-setuid-sandbox');
   if (opts.viewport) args.push(`--window-size=${opts.viewport.width},${opts.viewport.height}`);

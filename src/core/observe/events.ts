@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'picked',
   'handoff-requested',
   'handoff-resolved',
+  /** An agent action starts (the console's ghost cursor follows it). */
+  'action',
 ] as const;
 
 export type BrowEventType = (typeof EVENT_TYPES)[number];

@@ -1,0 +1,155 @@
+/** Live sessions: hand a page to a person and back, and record what a page shows. */
+import { z } from 'zod';
+import { confirmHandoff, handoff, type HandoffResult } from '../core/live/handoff.js';
+import { endedRecording, recorderOf, startRecording, stopRecording } from '../core/live/recorder.js';
+import { workspacePath, workspaceRoot } from '../core/paths.js';
+import { renderDiff } from '../core/snapshot/diff.js';
+import { BrowserError } from '../core/errors.js';
+import { pageIdField, sessionIdField } from './common.js';
+import { defineCapability } from './define.js';
+
+export { liveSurface, type LiveSurface } from '../core/live/surface.js';
+
+/** A person needs time: handoffs wait 5 minutes by default, at most 30. */
+const HANDOFF_DEFAULT_MS = 300_000;
+const HANDOFF_MAX_MS = 1_800_000;
+
+function renderHandoff(r: HandoffResult): string {
+  const how = {
+    in_page: 'the person clicked Continue in the page',
+    confirm_call: 'a confirm call resolved it',
+    timeout: 'nobody continued before the timeout',
+  }[r.via];
+  const lines = [
+    `Handoff ${r.handoff_id} ${r.confirmed ? 'confirmed' : 'not confirmed'}: ${how} after ${(r.waited_ms / 1000).toFixed(1)} s.`,
+    `Now at ${r.url}${r.title ? ` — ${r.title}` : ''}${r.navigated ? ` (navigated from ${r.url_before}; old refs are stale)` : ''}.`,
+  ];
+  if (r.cookies_added.length) lines.push(`Cookies added: ${r.cookies_added.map((c) => c.name).join(', ')}`);
+  if (r.cookies_changed.length)
+    lines.push(`Cookies changed: ${r.cookies_changed.map((c) => c.name).join(', ')}`);
+  if (r.changes) lines.push(renderDiff(r.changes));
+  lines.push('Verify the step actually landed before going on: read the page.');
+  return lines.join('\n');
+}
+
+export const handoffCap = defineCapability({
+  name: 'browser_handoff',
+  title: 'Hand the page to a person',
+  description:
+    'Pause for a step only a human can do (CAPTCHA, 2FA, SSO, payment): shows a banner with your instructions and a Continue button in the page (and in the brow console), and waits until the person continues, browser_confirm_handoff is called, or the timeout passes. Meanwhile actions on the page answer handoff_pending. Returns how it ended and what changed.',
+  group: 'live',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['instructions'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    instructions: z
+      .string()
+      .min(1)
+      .max(2000)
+      .describe('What the person should do, e.g. "Solve the CAPTCHA, then click Continue"'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(HANDOFF_MAX_MS)
+      .optional()
+      .describe('How long to wait for the person, in ms (default 300000, at most 1800000)'),
+  }),
+  async handle(input, ctx) {
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    const r = await handoff(page, {
+      instructions: input.instructions,
+      timeoutMs: input.timeout_ms ?? HANDOFF_DEFAULT_MS,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    return { text: renderHandoff(r), data: { ...r } };
+  },
+});
+
+export const confirmHandoffCap = defineCapability({
+  name: 'browser_confirm_handoff',
+  title: 'Confirm a handoff',
+  description:
+    'Resolve a pending handoff from outside the page, as if the person clicked Continue: by handoff_id, or the one pending in session_id.',
+  group: 'live',
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  positional: ['handoff_id'],
+  input: z.object({
+    handoff_id: z.string().min(1).optional().describe('The handoff to resolve (from browser_handoff)'),
+    session_id: z.string().min(1).optional().describe('Resolve the one pending handoff of this session'),
+  }),
+  async handle(input, ctx) {
+    const r = confirmHandoff(ctx.core, input);
+    return {
+      text: r.resolved
+        ? `Handoff ${r.handoff_id} confirmed.`
+        : `Handoff ${r.handoff_id} had already ended (${r.via}).`,
+      data: { ok: true, ...r },
+    };
+  },
+});
+
+export const startRecordingCap = defineCapability({
+  name: 'browser_start_recording',
+  title: 'Start recording a page',
+  description:
+    'Record the page’s viewport to a video file (webm or mp4, 15 fps) with ffmpeg until browser_stop_recording. The path must be inside the workspace.',
+  group: 'live',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  positional: ['path'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    path: z.string().min(1).describe('Video file to write, inside the workspace (e.g. "runs/login.webm")'),
+    format: z
+      .enum(['webm', 'mp4'])
+      .optional()
+      .describe('Container and codec: webm (VP9, default) or mp4 (H.264)'),
+  }),
+  async handle(input, ctx) {
+    const format = input.format ?? (input.path.toLowerCase().endsWith('.mp4') ? 'mp4' : 'webm');
+    const path = workspacePath(workspaceRoot(ctx.core.config.workspace_root), input.path, false);
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    await startRecording(page, path, format);
+    return {
+      text: `Recording ${page.id} to ${path} (${format}, 15 fps). Stop with browser_stop_recording.`,
+      data: { ok: true, page_id: page.id, session_id: page.session.id, path, format },
+    };
+  },
+});
+
+export const stopRecordingCap = defineCapability({
+  name: 'browser_stop_recording',
+  title: 'Stop recording',
+  description: 'Stop the page’s recording and finish the file; returns its path, duration and frame counts.',
+  group: 'live',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
+  async handle(input, ctx) {
+    const ended = input.page_id ? endedRecording(input.page_id) : undefined;
+    let pending = ended;
+    if (!pending) {
+      let page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+      if (!input.page_id && !recorderOf(page)) {
+        // no page named: the session's recording, wherever it is
+        page = [...page.session.pages.values()].find((p) => recorderOf(p)) ?? page;
+      }
+      if (!recorderOf(page) && !input.page_id) {
+        throw new BrowserError(
+          'invalid_request',
+          `Nothing is being recorded in session ${page.session.id}.`,
+          {
+            hint: 'Start one with browser_start_recording.',
+          },
+        );
+      }
+      pending = stopRecording(page);
+    }
+    const r = await pending;
+    return {
+      text: `Recorded ${r.path}: ${(r.duration_ms / 1000).toFixed(1)} s, ${r.frames} frames${r.dropped ? `, ${r.dropped} dropped (ffmpeg was behind)` : ''}.`,
+      data: { ok: true, ...r },
+    };
+  },
+});

@@ -1,0 +1,155 @@
+/**
+ * The in-page overlay: handoff banner, ghost cursor and status badge. It runs in brow's own
+ * isolated world, inside a closed shadow root on a host attached to <html>: the page's scripts
+ * cannot reach it (other world, closed root), brow's walker does not see into it (the root was
+ * not made by the patched attachShadow of the main world), and only brow's binding, which exists
+ * in this world alone, hears the Continue button.
+ */
+
+export interface OverlayState {
+  /** The handoff banner (role=dialog, the instructions, a Continue button). */
+  banner: { id: string; instructions: string } | null;
+  /** Status badge text; shown only while someone watches. */
+  badge: string | null;
+  /** The ghost cursor: where the agent acts. */
+  cursor: { x: number; y: number; label: string } | null;
+  /** Trusted mouse events move the ghost cursor (while the agent acts). */
+  follow: boolean;
+}
+
+/** The isolated world's name (also the binding's context name). */
+export const WORLD = 'brow-live';
+/** The binding the banner calls; exists in WORLD only. */
+export const BINDING = '__browLiveSignal';
+
+/** Apply a state in the page. Runs in the isolated world; self-contained (serialised). */
+function applyOverlay(state: OverlayState, binding: string): string {
+  type Ui = {
+    host: HTMLElement;
+    root: ShadowRoot;
+    banner: HTMLElement;
+    text: HTMLElement;
+    button: HTMLButtonElement;
+    badge: HTMLElement;
+    cursor: HTMLElement;
+    label: HTMLElement;
+    state: OverlayState;
+    keeper: MutationObserver;
+  };
+  const g = globalThis as unknown as { __browOverlay?: Ui };
+  const visible = (s: OverlayState) => !!(s.banner || s.badge || s.cursor);
+  if (!document.documentElement) {
+    // the new document has no <html> yet: apply once it has
+    document.addEventListener('readystatechange', () => applyOverlay(state, binding), { once: true });
+    return 'deferred';
+  }
+  let ui = g.__browOverlay;
+  if (!ui && !visible(state)) return 'hidden';
+  if (!ui) {
+    const host = document.createElement('div');
+    host.setAttribute(
+      'style',
+      'all: initial !important; position: fixed !important; inset: 0 !important; z-index: 2147483647 !important;' +
+        ' pointer-events: none !important; display: block !important; contain: strict !important;',
+    );
+    const root = host.attachShadow({ mode: 'closed' });
+    root.innerHTML = `<style>
+      :host { all: initial; }
+      * { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+      .banner { position: absolute; right: 16px; bottom: 16px; width: min(380px, calc(100% - 32px));
+        background: #111827; color: #f9fafb; border-radius: 12px; padding: 16px 16px 14px;
+        box-shadow: 0 10px 30px rgba(0,0,0,.35); pointer-events: auto; border: 2px solid #f59e0b; }
+      .banner h2 { margin: 0 0 6px; font-size: 15px; font-weight: 650; color: #fbbf24; }
+      .banner p { margin: 0 0 12px; font-size: 14px; line-height: 1.45; white-space: pre-wrap; }
+      .banner button { font-size: 14px; font-weight: 600; padding: 8px 18px; border-radius: 8px; border: 0;
+        background: #f59e0b; color: #111827; cursor: pointer; }
+      .banner button:focus-visible { outline: 3px solid #fde68a; outline-offset: 2px; }
+      .badge { position: absolute; top: 10px; right: 10px; padding: 4px 10px; border-radius: 999px;
+        background: rgba(17,24,39,.78); color: #f9fafb; font-size: 12px; font-weight: 600; letter-spacing: .02em; }
+      .cursor { position: absolute; left: 0; top: 0; transition: transform .18s ease-out; will-change: transform; }
+      .cursor svg { display: block; filter: drop-shadow(0 1px 2px rgba(0,0,0,.5)); }
+      .cursor span { position: absolute; left: 18px; top: 18px; white-space: nowrap; padding: 2px 7px;
+        border-radius: 6px; background: #7c3aed; color: #fff; font-size: 11px; font-weight: 600; }
+      .cursor.click::after { content: ""; position: absolute; left: -14px; top: -14px; width: 28px; height: 28px;
+        border-radius: 50%; border: 3px solid #a78bfa; animation: ripple .45s ease-out forwards; }
+      @keyframes ripple { from { transform: scale(.3); opacity: 1 } to { transform: scale(1.4); opacity: 0 } }
+      [hidden] { display: none !important; }
+    </style>
+    <div class="banner" role="dialog" aria-modal="false" aria-labelledby="t" hidden>
+      <h2 id="t">brow: your turn</h2><p></p><button type="button">Continue</button>
+    </div>
+    <div class="badge" hidden></div>
+    <div class="cursor" hidden><svg width="22" height="22" viewBox="0 0 22 22" aria-hidden="true">
+      <path d="M2 2 L2 18 L7 13.5 L10.5 20.5 L13.5 19 L10 12 L17 12 Z" fill="#7c3aed" stroke="#fff" stroke-width="1.5"/>
+    </svg><span></span></div>`;
+    const q = (sel: string) => root.querySelector(sel) as HTMLElement;
+    const created: Ui = {
+      host,
+      root,
+      banner: q('.banner'),
+      text: q('.banner p'),
+      button: q('.banner button') as HTMLButtonElement,
+      badge: q('.badge'),
+      cursor: q('.cursor'),
+      label: q('.cursor span'),
+      state,
+      // a page that rewrites <html> must not lose the banner
+      keeper: new MutationObserver(() => {
+        if (visible(created.state) && !host.isConnected) document.documentElement?.appendChild(host);
+      }),
+    };
+    ui = created;
+    created.button.addEventListener('click', (e) => {
+      const s = created.state;
+      if (!e.isTrusted || !s.banner) return;
+      const signal = (globalThis as unknown as Record<string, (p: string) => void>)[binding];
+      signal?.(JSON.stringify({ type: 'continue', id: s.banner.id }));
+    });
+    const move = (e: MouseEvent, click: boolean) => {
+      if (!e.isTrusted || !created.state.follow || !created.state.cursor) return;
+      created.cursor.style.transform = `translate(${e.clientX}px, ${e.clientY}px)`;
+      if (click) {
+        created.cursor.classList.remove('click');
+        void created.cursor.offsetWidth;
+        created.cursor.classList.add('click');
+      }
+    };
+    addEventListener('mousemove', (e) => move(e, false), true);
+    addEventListener('mousedown', (e) => move(e, true), true);
+    g.__browOverlay = created;
+  }
+  const prev = ui.state;
+  ui.state = state;
+  ui.banner.hidden = !state.banner;
+  if (state.banner) ui.text.textContent = state.banner.instructions;
+  ui.badge.hidden = !state.badge;
+  ui.badge.textContent = state.badge ?? '';
+  ui.cursor.hidden = !state.cursor;
+  if (state.cursor) {
+    const c = state.cursor;
+    const moved = !prev.cursor || prev.cursor.x !== c.x || prev.cursor.y !== c.y;
+    if (moved) ui.cursor.style.transform = `translate(${c.x}px, ${c.y}px)`;
+    ui.label.textContent = c.label;
+  }
+  if (visible(state)) {
+    if (!ui.host.isConnected) document.documentElement.appendChild(ui.host);
+    ui.keeper.observe(document.documentElement, { childList: true });
+  } else {
+    ui.keeper.disconnect();
+    ui.host.remove();
+  }
+  return visible(state) ? 'shown' : 'hidden';
+}
+
+/** The expression that applies `state` in the isolated world. */
+export function overlayExpression(state: OverlayState): string {
+  return `(${applyOverlay.toString()})(${JSON.stringify(state)}, ${JSON.stringify(BINDING)})`;
+}
+
+/** Where the banner's Continue button is (viewport CSS px), for tests and the console. */
+export const CONTINUE_RECT_EXPRESSION = `(() => {
+  const ui = globalThis.__browOverlay;
+  if (!ui || ui.banner.hidden || !ui.host.isConnected) return null;
+  const r = ui.button.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+})()`;

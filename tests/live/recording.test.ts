@@ -1,0 +1,131 @@
+/** Recording: screencast frames through ffmpeg, a duration that matches the wall clock, a queue that drops instead of stalling. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recorderOf } from '../../src/core/live/recorder.js';
+import { harness, type Harness } from '../helpers.js';
+import { corePage } from './helpers.js';
+
+let h: Harness;
+let workspace: string;
+beforeAll(async () => {
+  workspace = mkdtempSync(join(tmpdir(), 'brow-rec-'));
+  h = await harness({ workspace_root: workspace });
+});
+afterAll(async () => {
+  await h?.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function probe(path: string): { duration: number; codec: string; width: number; height: number } {
+  const out = execFileSync('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'v:0'],
+    ...['-show_entries', 'format=duration:stream=codec_name,width,height', '-of', 'json', path],
+  ]).toString();
+  const j = JSON.parse(out);
+  return { duration: Number(j.format.duration), codec: j.streams[0].codec_name, ...j.streams[0] };
+}
+
+describe('recording', () => {
+  it('records an animated page to webm with the wall-clock duration', async () => {
+    const pageId = await h.open('live/anim.html');
+    const started = await h.ok('browser_start_recording', { page_id: pageId, path: 'runs/anim.webm' });
+    expect(started).toMatchObject({ ok: true, format: 'webm', path: join(workspace, 'runs/anim.webm') });
+    await sleep(3000);
+    const r = await h.ok('browser_stop_recording', { page_id: pageId });
+    expect(r).toMatchObject({ ok: true, path: join(workspace, 'runs/anim.webm'), format: 'webm' });
+    const p = probe(r.path);
+    console.log(
+      `webm: wall ${r.wall_ms} ms, video ${Math.round(p.duration * 1000)} ms, ${r.frames} frames, ${r.dropped} dropped`,
+    );
+    expect(p.codec).toBe('vp9');
+    expect(p.width).toBe(1280);
+    expect(p.duration * 1000).toBeGreaterThan(r.wall_ms * 0.7);
+    expect(p.duration * 1000).toBeLessThan(r.wall_ms * 1.3);
+    expect(Math.abs(r.duration_ms - p.duration * 1000)).toBeLessThan(200);
+  });
+
+  it('holds frames of a page that does not repaint (mp4)', async () => {
+    const pageId = await h.open('live/form.html');
+    await h.ok('browser_start_recording', { page_id: pageId, path: 'still.mp4' });
+    await sleep(2000);
+    // stop by session: the session's one recording
+    const r = await h.ok('browser_stop_recording', { session_id: corePage(h.rt, pageId).session.id });
+    const p = probe(r.path);
+    console.log(
+      `mp4 (static page): wall ${r.wall_ms} ms, video ${Math.round(p.duration * 1000)} ms, ${r.frames} frames`,
+    );
+    expect(p.codec).toBe('h264');
+    expect(p.duration * 1000).toBeGreaterThan(r.wall_ms * 0.7);
+    expect(p.duration * 1000).toBeLessThan(r.wall_ms * 1.3);
+  });
+
+  it('drops frames rather than stalling the page when ffmpeg falls behind', async () => {
+    const pageId = await h.open('live/anim.html');
+    await h.ok('browser_start_recording', { page_id: pageId, path: 'stalled.webm' });
+    const rec = recorderOf(corePage(h.rt, pageId))!;
+    await sleep(300);
+    process.kill(rec.proc.pid!, 'SIGSTOP');
+    try {
+      const button = (await h.refs(pageId)).find((r) => r.accessible_name === 'Button').ref;
+      const times: number[] = [];
+      const until = Date.now() + 2500;
+      while (Date.now() < until) {
+        const t0 = Date.now();
+        await h.ok('browser_click', { page_id: pageId, ref: button });
+        times.push(Date.now() - t0);
+      }
+      console.log(`clicks while ffmpeg is stopped: ${times.length}, slowest ${Math.max(...times)} ms`);
+      expect(Math.max(...times)).toBeLessThan(1500);
+      expect(rec.dropped).toBeGreaterThan(0);
+    } finally {
+      process.kill(rec.proc.pid!, 'SIGCONT');
+    }
+    const r = await h.ok('browser_stop_recording', { page_id: pageId });
+    console.log(`stalled: ${r.frames} frames written, ${r.dropped} dropped over ${r.wall_ms} ms`);
+    expect(r.dropped).toBeGreaterThan(10);
+    expect(probe(r.path).duration).toBeGreaterThan(0);
+  });
+
+  it('finishes the file when the page closes, and a later stop returns it', async () => {
+    const pageId = await h.open('live/anim.html');
+    await h.ok('browser_start_recording', { page_id: pageId, path: 'closed.webm' });
+    await sleep(800);
+    await h.ok('browser_close_page', { page_id: pageId });
+    const r = await h.ok('browser_stop_recording', { page_id: pageId });
+    expect(existsSync(r.path)).toBe(true);
+    expect(probe(r.path).duration).toBeGreaterThan(0.3);
+  });
+
+  it('refuses paths outside the workspace, a second recording and a stop with nothing recording', async () => {
+    const pageId = await h.open('live/form.html');
+    expect((await h.err('browser_start_recording', { page_id: pageId, path: '../out.webm' })).code).toBe(
+      'path_not_allowed',
+    );
+    expect((await h.err('browser_start_recording', { page_id: pageId, path: '/etc/out.webm' })).code).toBe(
+      'path_not_allowed',
+    );
+    expect((await h.err('browser_stop_recording', { page_id: pageId })).code).toBe('invalid_request');
+    await h.ok('browser_start_recording', { page_id: pageId, path: 'twice.webm' });
+    expect((await h.err('browser_start_recording', { page_id: pageId, path: 'twice2.webm' })).code).toBe(
+      'invalid_request',
+    );
+    await h.ok('browser_stop_recording', { page_id: pageId });
+  });
+
+  it('answers capability_unavailable without ffmpeg', async () => {
+    const pageId = await h.open('live/form.html');
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect((await h.err('browser_start_recording', { page_id: pageId, path: 'x.webm' })).code).toBe(
+        'capability_unavailable',
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
