@@ -239,7 +239,10 @@ export class Brow {
   }
 
   async stop() {
-    await this.mcp?.stop();
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    try {
+      await this.mcp?.stop();
+    } finally {
+      if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    }
   }
 }

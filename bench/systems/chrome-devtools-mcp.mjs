@@ -130,7 +130,10 @@ export class ChromeDevtoolsMcp {
   }
 
   async stop() {
-    await this.mcp?.stop();
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    try {
+      await this.mcp?.stop();
+    } finally {
+      if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    }
   }
 }

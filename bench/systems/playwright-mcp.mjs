@@ -103,7 +103,10 @@ export class PlaywrightMcp {
   }
 
   async stop() {
-    await this.mcp?.stop();
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    try {
+      await this.mcp?.stop();
+    } finally {
+      if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    }
   }
 }
