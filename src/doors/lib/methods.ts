@@ -1,0 +1,85 @@
+/**
+ * The library's typed methods, one per capability: a mapped type over the capability modules' exports,
+ * so input types come from each schema (`z.input`) and cannot drift. A method is named after its
+ * capability in camelCase without the prefix (`browser_open_page` → `openPage`); the runtime methods
+ * are built from the registry with the same rule, and a test checks both agree.
+ */
+import type { z } from 'zod';
+import * as actions from '../../capabilities/actions.js';
+import * as attach from '../../capabilities/attach.js';
+import * as dialogs from '../../capabilities/dialogs.js';
+import * as live from '../../capabilities/live.js';
+import type { Capability } from '../../capabilities/define.js';
+import * as navigation from '../../capabilities/navigation.js';
+import * as observe from '../../capabilities/observe.js';
+import * as pages from '../../capabilities/pages.js';
+import * as pointer from '../../capabilities/pointer.js';
+import * as read from '../../capabilities/read.js';
+import * as scripts from '../../capabilities/scripts.js';
+import * as sessions from '../../capabilities/sessions.js';
+import * as snapshot from '../../capabilities/snapshot.js';
+import type { OkOutcome, Outcome } from '../../runtime/outcome.js';
+
+/** Every capability module the registry lists (a new module is one entry here; a test says when one is missing). */
+export const TYPED_MODULES = [
+  sessions,
+  attach,
+  pages,
+  navigation,
+  snapshot,
+  actions,
+  pointer,
+  observe,
+  scripts,
+  dialogs,
+  read,
+  live,
+] as const;
+
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void
+  ? I
+  : never;
+type Modules = UnionToIntersection<(typeof TYPED_MODULES)[number]>;
+
+/** Exports whose name is not the method name with an optional `Cap` suffix. */
+export const EXPORT_RENAMES = { uploadCap: 'uploadFile' } as const;
+
+type Renames = typeof EXPORT_RENAMES;
+type MethodName<K extends string> = K extends keyof Renames
+  ? Renames[K]
+  : K extends `${infer Base}Cap`
+    ? Base
+    : K;
+
+/** The method name an export stands for (the same rule as the type, for the test). */
+export function methodNameOfExport(key: string): string {
+  return (EXPORT_RENAMES as Record<string, string>)[key] ?? key.replace(/Cap$/, '');
+}
+
+/** `browser_open_page` → `openPage`. */
+export function methodName(capabilityName: string): string {
+  return capabilityName.replace(/^browser_/, '').replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+type CapabilityExports = {
+  [K in keyof Modules as Modules[K] extends Capability<z.ZodObject> ? K : never]: Modules[K];
+};
+
+type InputOf<C> = C extends Capability<infer S> ? z.input<S> : never;
+
+/** What a method resolves with: the Outcome, or (strict) only an ok one, failures being thrown. */
+export type Result<Strict extends boolean> = Strict extends true ? OkOutcome : Outcome;
+
+/** A method; its input may be left out when every field is optional. */
+type Method<C, Strict extends boolean> =
+  object extends InputOf<C>
+    ? (input?: InputOf<C>) => Promise<Result<Strict>>
+    : (input: InputOf<C>) => Promise<Result<Strict>>;
+
+/** One typed method per capability. */
+export type BrowMethods<Strict extends boolean = false> = {
+  [K in keyof CapabilityExports & string as MethodName<K>]: Method<CapabilityExports[K], Strict>;
+};
+
+/** The input type of a method, e.g. `BrowInput<'click'>` = `{ref: string, button?: …}`. */
+export type BrowInput<M extends keyof BrowMethods> = Parameters<BrowMethods[M]>[0] & {};
