@@ -6,7 +6,6 @@ import { inputJsonSchema } from '../../src/doors/mcp/tools.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { buildOnce, configFile, mcpDoor, refInText, runCli, stdioClient, type DoorCall } from './helpers.js';
 
-const HAS_READ_PAGE = getCapability('browser_read_page') !== undefined;
 const HAS_SCREENSHOT = getCapability('browser_screenshot') !== undefined;
 
 let fixtures: FixtureServer;
@@ -54,10 +53,7 @@ describe('the tool list', () => {
 
 describe("seed 001's default path over MCP", () => {
   it('open → read → list elements → fill by ref → Enter → read', async () => {
-    const read = (page_id: string) =>
-      HAS_READ_PAGE
-        ? call('browser_read_page', { page_id })
-        : call('browser_list_elements', { page_id, scope: 'full' });
+    const read = (page_id: string) => call('browser_read_page', { page_id });
 
     const page = await call('browser_open_page', { url: fixtures.url('doors/search.html') });
     expect(page.ok, page.text).toBe(true);
@@ -107,17 +103,14 @@ describe("seed 001's default path over MCP", () => {
     expect(stale.data).toMatchObject({ error_code: 'stale_ref', reason: 'navigated' });
   });
 
-  (HAS_READ_PAGE ? it : it.skip)(
-    HAS_READ_PAGE
-      ? 'browser_read_page answers Markdown'
-      : 'browser_read_page answers Markdown — skipped: browser_read_page is not in the registry yet',
-    async () => {
-      const page = await call('browser_open_page', { url: `${fixtures.url('doors/search.html')}?q=oak` });
-      const r = await call('browser_read_page', { page_id: page.data.page_id });
-      expect(r.ok, r.text).toBe(true);
-      expect(r.text).toMatch(/#\s*Catalogue/);
-    },
-  );
+  it('browser_read_page answers Markdown', async () => {
+    const page = await call('browser_open_page', { url: `${fixtures.url('doors/search.html')}?q=oak` });
+    const r = await call('browser_read_page', { page_id: page.data.page_id });
+    expect(r.ok, r.text).toBe(true);
+    expect(r.text).toMatch(/^# .*Catalogue$/m);
+    expect(r.text).toContain('- [Oak table](#oak-table)');
+    expect(r.data.markdown).toContain('1 results for "oak"');
+  });
 });
 
 describe('images', () => {

@@ -1,12 +1,9 @@
 /** The code-mode tool API (seed 001) through `brow/sdk`: `tool.call(name, params)` → `{ok, content, data}`. */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCapability } from '../../src/capabilities/registry.js';
 import { createToolClient, tool } from '../../src/doors/sdk/tool-client.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { buildOnce, configFile, refInText, ROOT, spawnServe, type Spawned } from './helpers.js';
-
-const HAS_READ_PAGE = getCapability('browser_read_page') !== undefined;
 
 let fixtures: FixtureServer;
 let s: Spawned;
@@ -29,11 +26,8 @@ afterAll(async () => {
 });
 
 describe("seed 001's default path, written as the seed writes it", () => {
-  it(`open → ${HAS_READ_PAGE ? 'read_page' : 'list_elements (read_page not built yet)'} → list_elements → fill by ref → Enter → read`, async () => {
-    const read = (page_id: string) =>
-      HAS_READ_PAGE
-        ? tool.call('browser_read_page', { page_id })
-        : tool.call('browser_list_elements', { page_id, scope: 'full' });
+  it('open → read_page → list_elements → fill by ref → Enter → read_page', async () => {
+    const read = (page_id: string) => tool.call('browser_read_page', { page_id });
 
     const page = await tool.call('browser_open_page', { url: fixtures.url('doors/search.html') });
     expect(page.ok, page.content).toBe(true);
