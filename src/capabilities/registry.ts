@@ -12,6 +12,7 @@ import * as read from './read.js';
 import * as scripts from './scripts.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
+import * as styles from './styles.js';
 
 const modules: Record<string, unknown>[] = [
   sessions,
@@ -25,6 +26,7 @@ const modules: Record<string, unknown>[] = [
   scripts,
   dialogs,
   read,
+  styles,
   live,
 ];
 
