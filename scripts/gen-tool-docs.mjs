@@ -1,0 +1,109 @@
+// The tool list in README.md and docs/mcp.md, generated from the capability registry (dist/).
+// Rewrites only the block between <!-- tools:start --> and <!-- tools:end -->; appends the block
+// (under a "## Tools" heading) to a file that has no markers yet.
+//   node scripts/gen-tool-docs.mjs           update the files
+//   node scripts/gen-tool-docs.mjs --check   exit 1 and say which file is stale (nothing written)
+// Run `node scripts/build.mjs` first: the registry is read from dist/capabilities/registry.js.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const START = '<!-- tools:start -->';
+const END = '<!-- tools:end -->';
+export const TARGETS = ['README.md', 'docs/mcp.md'];
+
+const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+
+/** The first sentence of a description (a period followed by a space or the end). */
+function firstSentence(text) {
+  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  return m ? m[1] : text;
+}
+
+function params(schema) {
+  const required = new Set(schema.required ?? []);
+  const names = Object.keys(schema.properties ?? {});
+  if (names.length === 0) return '—';
+  // required first, then optional, each in schema order
+  return [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))]
+    .map((n) => `\`${n}${required.has(n) ? '' : '?'}\``)
+    .join(', ');
+}
+
+function kind(a) {
+  if (a.readOnly) return 'read-only';
+  if (a.destructive) return 'destructive';
+  return a.idempotent ? 'idempotent' : '';
+}
+
+/** The block (markers included) for a list of capabilities; groups in `groupOrder`, tools by name. */
+export function renderToolBlock(capabilities, groupOrder, inputJsonSchema) {
+  const rank = (g) => (groupOrder.includes(g) ? groupOrder.indexOf(g) : groupOrder.length);
+  const groups = [...new Set(capabilities.map((c) => c.group))].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
+  const lines = [
+    START,
+    '<!-- Generated from the capability registry by `node scripts/gen-tool-docs.mjs`: edit the capabilities, not this list. -->',
+    '',
+    `${capabilities.length} tools in ${groups.length} groups. Each is an MCP tool (\`brow mcp\`, \`/mcp\`) and \`POST /v1/tools/<name>\`; ` +
+      '`--caps` turns groups off (e.g. `--caps=-actions`). `?` marks an optional parameter.',
+  ];
+  for (const g of groups) {
+    lines.push('', `**${g}**`, '', '| tool | parameters | what it does | kind |', '|---|---|---|---|');
+    const tools = capabilities.filter((c) => c.group === g).sort((a, b) => a.name.localeCompare(b.name));
+    for (const c of tools) {
+      lines.push(
+        `| \`${c.name}\` | ${params(inputJsonSchema(c))} | ${cell(firstSentence(c.description))} | ${kind(c.annotations)} |`,
+      );
+    }
+  }
+  lines.push(END);
+  return lines.join('\n');
+}
+
+/** The file's text with its block replaced (or appended). */
+export function withBlock(text, block) {
+  const s = text.indexOf(START);
+  const e = text.indexOf(END);
+  if (s >= 0 && e > s) return `${text.slice(0, s)}${block}${text.slice(e + END.length)}`;
+  return `${text.replace(/\s*$/, '')}\n\n## Tools\n\n${block}\n`;
+}
+
+/** The block from the built registry. */
+export async function currentBlock() {
+  const registry = join(root, 'dist/capabilities/registry.js');
+  if (!existsSync(registry)) throw new Error('dist/ is missing: run `node scripts/build.mjs` first.');
+  const { capabilities } = await import(registry);
+  const { CAPABILITY_GROUPS, inputJsonSchema } = await import(join(root, 'dist/doors/mcp/index.js'));
+  return renderToolBlock(capabilities, CAPABILITY_GROUPS, inputJsonSchema);
+}
+
+async function main() {
+  const check = process.argv.includes('--check');
+  const block = await currentBlock();
+  const stale = [];
+  for (const rel of TARGETS) {
+    const file = join(root, rel);
+    if (!existsSync(file)) {
+      stale.push(`${rel} (missing)`);
+      continue;
+    }
+    const text = readFileSync(file, 'utf8');
+    const next = withBlock(text, block);
+    if (next === text) continue;
+    stale.push(rel);
+    if (!check) writeFileSync(file, next);
+  }
+  if (check && stale.length > 0) {
+    console.error(`The tool list is stale in ${stale.join(', ')}: run \`node scripts/gen-tool-docs.mjs\`.`);
+    process.exitCode = 1;
+  } else if (!check) {
+    console.log(
+      stale.length > 0 ? `Updated the tool list in ${stale.join(', ')}.` : 'The tool lists are current.',
+    );
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
