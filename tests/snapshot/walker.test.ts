@@ -628,6 +628,41 @@ describe('installation', () => {
     }
   });
 
+  it('survives throwing getters, very deep nesting, MathML and tampered builtins', async () => {
+    const page = await open('walker/odd.html');
+    try {
+      // The page broke Function.prototype.call/apply/bind, so no puppeteer helpers: plain CDP.
+      const cdp = await page.createCDPSession();
+      const run = async <T>(expression: string): Promise<T> => {
+        const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
+        if (r.exceptionDetails)
+          throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+        return r.result.value as T;
+      };
+      const { nodes } = await run<WalkResult>(`globalThis[Symbol.for('brow.page')].walk()`);
+      expect(find(nodes, 'button', 'Before').id).toBeGreaterThan(0);
+      expect(find(nodes, 'button', 'After').id).toBeGreaterThan(0);
+      expect(nodes.find((x) => x.opaque === 'error: trap')).toBeTruthy();
+      expect(find(nodes, 'link', 'Bottom').depth).toBe(0);
+      // Past the stack's depth the subtree becomes an opaque error line (where exactly depends on the JIT).
+      const abyss = nodes.some((x) => x.name === 'Abyss');
+      expect(abyss || nodes.some((x) => x.opaque?.startsWith('error') && x.opaque !== 'error: trap')).toBe(
+        true,
+      );
+      expect(byDomId(nodes, 'formula')).toMatchObject({ role: 'math', text: 'x=2' });
+      expect(byDomId(nodes, 'icon')).toMatchObject({ role: 'img', name: 'Star' });
+      const after = find(nodes, 'button', 'After');
+      const check = await run<[number, boolean, string]>(`(() => {
+        const api = globalThis[Symbol.for('brow.page')];
+        const el = document.getElementById('after');
+        return [api.idOf(el), api.element(api.idOf(el)) === el, api.describe(api.idOf(el)).name];
+      })()`);
+      expect(check).toEqual([after.id, true, 'After']);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('does not throw on documents without a body: XML and SVG', async () => {
     server.route('/walker-doc.xml', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });

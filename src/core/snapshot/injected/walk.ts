@@ -221,31 +221,18 @@ export class Walker implements Emitter {
     collect: boolean,
   ): string {
     if (this.truncated) return '';
-    const tag = el.localName;
-    if (SKIP_TAGS.has(tag)) return '';
-    let a: Attrs;
-    let vis;
+    let tag = '';
     try {
-      a = readAttrs(el);
+      tag = el.localName;
+      if (SKIP_TAGS.has(tag)) return '';
+      const a = readAttrs(el);
       if (a.hidden) return '';
-      vis = visibilityOf(el);
+      const vis = visibilityOf(el);
       if (vis === GONE) return '';
-    } catch {
-      return '';
-    }
-    try {
-      return this.element(
-        el,
-        tag,
-        a,
-        vis === INVISIBLE,
-        vis === CONTENTS,
-        ctx,
-        parent,
-        parentCursor,
-        collect,
-      );
+      const invisible = vis === INVISIBLE;
+      return this.element(el, tag, a, invisible, vis === CONTENTS, ctx, parent, parentCursor, collect);
     } catch (e) {
+      // One odd element (a throwing getter, a stack overflow) costs its subtree, not the walk.
       this.flush(ctx);
       this.push(this.opaqueError(el, tag, ctx.depth, e));
       return '';
