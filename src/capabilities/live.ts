@@ -80,7 +80,7 @@ export const confirmHandoffCap = defineCapability({
     session_id: z.string().min(1).optional().describe('Resolve the one pending handoff of this session'),
   }),
   async handle(input, ctx) {
-    const r = confirmHandoff(ctx.core, input);
+    const r = confirmHandoff(ctx.core, input, ctx.owner);
     return {
       text: r.resolved
         ? `Handoff ${r.handoff_id} confirmed.`

@@ -5,7 +5,7 @@
  * the person's input, the console and confirm calls go through; the agent's actions on the page
  * answer handoff_pending meanwhile (page.handoffId).
  */
-import type { BrowCore } from '../core.js';
+import { visibleTo, type BrowCore } from '../core.js';
 import { BrowserError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
@@ -215,10 +215,11 @@ export function pendingHandoffs(core: BrowCore): PendingHandoff[] {
 export function confirmHandoff(
   core: BrowCore,
   by: { handoff_id?: string | undefined; session_id?: string | undefined },
+  owner: string | null = null,
 ): { handoff_id: string; resolved: boolean; via?: HandoffVia } {
   if (by.handoff_id) {
     const p = pending.get(by.handoff_id);
-    if (p && core.findPage(p.page.id) === p.page) {
+    if (p && core.findPage(p.page.id) === p.page && visibleTo(p.page.session, owner)) {
       p.settle('confirm_call');
       return { handoff_id: by.handoff_id, resolved: true };
     }
@@ -233,7 +234,7 @@ export function confirmHandoff(
       hint: 'handoff_id comes from browser_handoff (or its handoff-requested event).',
     });
   }
-  const session = core.session(by.session_id);
+  const session = core.session(by.session_id, owner);
   const mine = [...pending.values()].filter((p) => p.page.session === session);
   if (mine.length !== 1) {
     throw new BrowserError(

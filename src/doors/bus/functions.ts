@@ -327,6 +327,55 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     input: (p) => defined({ ...p }),
     output: (d) => ({ ok: true, inline_style: d.inline_style ?? '' }),
   }),
-  // Handoff (browser::handoff, browser::handoff::confirm) and recording (browser::recording::start|stop)
-  // come with a later issue: add their rows here; the worker registers every row of this table.
+  fn({
+    id: 'browser::handoff',
+    description:
+      'Pause for a human-only step (CAPTCHA, 2FA, payment): an in-page Continue banner; blocks until the person continues, browser::handoff::confirm, or the timeout.',
+    request: rq.handoff,
+    response: rs.handoff,
+    capability: 'browser_handoff',
+    input: (p) => defined({ ...p }),
+    output: (d) =>
+      defined({
+        confirmed: d.confirmed,
+        handoff_id: d.handoff_id,
+        via: d.via,
+        url: d.url,
+        title: d.title || undefined,
+        navigated: d.navigated,
+        changes: d.changes ?? undefined,
+        cookies_added: d.cookies_added,
+      }),
+  }),
+  fn({
+    id: 'browser::handoff::confirm',
+    description:
+      'Resolve a pending handoff from outside the page: by handoff_id, or the one pending for a session_id.',
+    request: rq.handoffConfirm,
+    response: rs.handoffConfirm,
+    capability: 'browser_confirm_handoff',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({ ok: true, handoff_id: d.handoff_id }),
+    recover: (e) => (e.error_code === 'invalid_request' ? { ok: false } : undefined),
+  }),
+  fn({
+    id: 'browser::recording::start',
+    description:
+      "Record the session's live viewport to a webm or mp4 file (ffmpeg, 15 fps) inside the workspace.",
+    request: rq.recordingStart,
+    response: rs.recordingStart,
+    capability: 'browser_start_recording',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({ ok: true, path: d.path, format: d.format }),
+  }),
+  fn({
+    id: 'browser::recording::stop',
+    description: "Stop the session's recording; returns the path, duration and frame count.",
+    request: rq.session,
+    response: rs.recordingStop,
+    capability: 'browser_stop_recording',
+    input: sid,
+    output: (d) =>
+      defined({ ok: true, path: d.path, duration_ms: d.duration_ms, frames: d.frames, dropped: d.dropped }),
+  }),
 ];

@@ -129,6 +129,25 @@ export const requests = {
     value: z.string().describe('New value ("" removes the inline value)'),
     important: z.boolean().optional().describe('Set with !important'),
   }),
+  handoff: req({
+    session_id: sessionId,
+    instructions: z.string().min(1).describe('What the person should do (CAPTCHA, 2FA, payment…)'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .optional()
+      .describe('How long to wait for the person (default 300000)'),
+  }),
+  handoffConfirm: req({
+    handoff_id: z.string().min(1).optional().describe('The handoff to resolve'),
+    session_id: sessionId.optional().describe('Resolve the one pending handoff of this session'),
+  }),
+  recordingStart: req({
+    session_id: sessionId,
+    path: z.string().min(1).describe('Video file inside the workspace'),
+    format: z.enum(['webm', 'mp4']).optional().describe('webm (VP9, default) or mp4 (H.264)'),
+  }),
 };
 
 const entry = z.object({ seq: z.number(), timestamp: z.number() }).catchall(z.unknown());
@@ -224,4 +243,23 @@ export const responses = {
     inline_style: z.string().optional(),
   }),
   stylesWrite: z.object({ ok: z.boolean(), inline_style: z.string() }),
+  handoff: z.object({
+    confirmed: z.boolean(),
+    handoff_id: z.string(),
+    via: z.enum(['in_page', 'confirm_call', 'timeout']),
+    url: z.string(),
+    title: z.string().optional(),
+    navigated: z.boolean().optional(),
+    changes: z.unknown().optional(),
+    cookies_added: z.array(z.object({ name: z.string(), domain: z.string() })).optional(),
+  }),
+  handoffConfirm: z.object({ ok: z.boolean(), handoff_id: z.string().optional() }),
+  recordingStart: z.object({ ok: z.boolean(), path: z.string(), format: z.enum(['webm', 'mp4']) }),
+  recordingStop: z.object({
+    ok: z.boolean(),
+    path: z.string().optional(),
+    duration_ms: z.number(),
+    frames: z.number(),
+    dropped: z.number().optional(),
+  }),
 };
