@@ -326,7 +326,7 @@ describe('content', () => {
 
 describe('against Chromium’s accessibility tree', () => {
   // Where our role or name differs from Chromium's, Chromium is right.
-  for (const fixture of ['form', 'content', 'shadow', 'clickables']) {
+  for (const fixture of ['form', 'content', 'shadow', 'clickables', 'aria']) {
     it(`agrees on roles and names: ${fixture}`, async () => {
       const page = await open(`walker/${fixture}.html`);
       try {
@@ -368,6 +368,57 @@ describe('against Chromium’s accessibility tree', () => {
       }
     });
   }
+});
+
+describe('ARIA widgets', () => {
+  it('reports explicit roles with their states, values and actions', async () => {
+    const page = await open('walker/aria.html');
+    try {
+      const { nodes } = await walk(page);
+      const click = ['click', 'hover', 'scroll'];
+      expect(find(nodes, 'tablist', 'Sections')).toBeTruthy();
+      expect(byDomId(nodes, 'tab-a')).toMatchObject({
+        role: 'tab',
+        name: 'Overview',
+        states: ['selected'],
+        actions: click,
+      });
+      expect(byDomId(nodes, 'tab-b').states).toEqual([]);
+      expect(byDomId(nodes, 'panel')).toMatchObject({
+        role: 'tabpanel',
+        name: 'Overview',
+        text: 'Panel text',
+      });
+      expect(byDomId(nodes, 'mi-copy')).toMatchObject({ role: 'menuitem', name: 'Copy', actions: click });
+      expect(byDomId(nodes, 'mi-wrap')).toMatchObject({ role: 'menuitemcheckbox', states: ['checked'] });
+      expect(byDomId(nodes, 'ti-src').states).toEqual(['expanded']);
+      expect(byDomId(nodes, 'ti-docs').states).toEqual(['collapsed']);
+      expect(byDomId(nodes, 'sw')).toMatchObject({ role: 'switch', name: 'Dark mode', states: [] });
+      expect(byDomId(nodes, 'sw').actions).toEqual(['click', 'check', 'hover', 'scroll']);
+      expect(byDomId(nodes, 'mixed').states).toEqual(['mixed']);
+      expect(byDomId(nodes, 'toggle')).toMatchObject({ role: 'button', states: ['pressed'] });
+      expect(byDomId(nodes, 'aria-slider')).toMatchObject({ role: 'slider', name: 'Level', value: 'seven' });
+      expect(byDomId(nodes, 'aria-slider').actions).toEqual(['click', 'press', 'hover', 'scroll']);
+      expect(find(nodes, 'listbox', 'Colours').states).toEqual(['multiselectable']);
+      expect(byDomId(nodes, 'opt-red')).toMatchObject({ role: 'option', states: ['selected'] });
+      expect(byDomId(nodes, 'combo')).toMatchObject({
+        role: 'combobox',
+        name: 'City',
+        value: 'Paris',
+        states: ['collapsed'],
+      });
+      expect(byDomId(nodes, 'combo').actions).toEqual(['click', 'fill', 'type', 'press', 'scroll']);
+      expect(byDomId(nodes, 'confirm')).toMatchObject({ role: 'alertdialog', states: ['modal'] });
+      expect(find(nodes, 'link', 'Home page')).toBeTruthy();
+      expect(byDomId(nodes, 'svg-btn').name).toBe('Close');
+      expect(byDomId(nodes, 'aria-text')).toMatchObject({ role: 'textbox', name: 'Comment', value: 'Nice' });
+      expect(byDomId(nodes, 'aria-text').actions).toEqual(['click', 'fill', 'type', 'press', 'scroll']);
+      expect(nodes.some((x) => x.attrs.id === 'none-div')).toBe(false);
+      expect(byDomId(nodes, 'bogus').role).toBe('button');
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('hidden content', () => {
