@@ -1,6 +1,9 @@
 /** MCP over streamable HTTP on `brow serve`: every capability in both doors, sessions per client, --shared-sessions, --caps. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
+import { startHttpServer } from '../../src/doors/http/server.js';
+import { mcpHttpRoute } from '../../src/doors/mcp/http.js';
+import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import {
   buildOnce,
@@ -169,6 +172,60 @@ describe('--caps on brow serve', () => {
       expect((await toolApiDoor(s.url)('browser_doctor')).ok).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('a client that vanishes without closing', () => {
+  it('has its MCP session reaped after the idle time, and its browser sessions released', async () => {
+    const runtime = new BrowRuntime();
+    const mcp = mcpHttpRoute(runtime, { idleMs: 500 });
+    const server = await startHttpServer(runtime, { port: 0, extraRoutes: [mcp.route] });
+    try {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const post = async (body: unknown, sid?: string) => {
+        const res = await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: sid
+            ? { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }
+            : headers,
+          body: JSON.stringify(body),
+        });
+        await res.text();
+        return res;
+      };
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'gone', version: '0' },
+        },
+      });
+      const sid = init.headers.get('mcp-session-id')!;
+      expect(sid).toBeTruthy();
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sid);
+      await post(
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'browser_start_session', arguments: {} },
+        },
+        sid,
+      );
+      const owned = () => [...runtime.core.sessions.values()].filter((x) => x.options.owner === sid).length;
+      expect(owned()).toBe(1);
+      expect(mcp.sessions).toBe(1);
+      // no DELETE, no open stream: the client is simply gone
+      await expect.poll(() => mcp.sessions, { timeout: 10_000 }).toBe(0);
+      await expect.poll(owned, { timeout: 10_000 }).toBe(0);
+    } finally {
+      await mcp.close();
+      await server.close();
+      await runtime.close();
     }
   });
 });
