@@ -4,6 +4,8 @@ import { capabilities } from '../../capabilities/registry.js';
 import { BrowRuntime } from '../../runtime/runtime.js';
 import { startHttpServer } from '../http/server.js';
 import { MCP_CLI_OPTIONS, mcpHttpRoute, parseCaps, restrictRuntime, runMcpStdio } from '../mcp/index.js';
+import { checkInput, parseArgs as parseCommandLine } from './argv.js';
+import { capabilityCommands } from './commands.js';
 import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import { daemonStatus, DEFAULT_IDLE_MS, ensureDaemon, stopDaemon } from './daemon-client.js';
 import { runDaemon } from './daemon.js';
@@ -31,13 +33,16 @@ function own<T>(command: string, parse: () => T): T {
   }
 }
 
-/** `brow doctor`: the browser_doctor capability, run in this process (it never launches a browser). */
+/** `brow doctor`: the browser_doctor capability, run in this process (it never launches a browser, so no daemon). */
 export async function doctorCommand(argv: string[], io: Streams): Promise<number> {
+  const spec = capabilityCommands().get('doctor')!;
   const { runtime, rest } = runtimeFromArgs(argv);
   try {
-    const { values } = own('doctor', () => parseArgs({ args: rest, options: { json: { type: 'boolean' } } }));
-    const out = await runtime.invoke('browser_doctor', {});
-    const code = printOutcome(out, !!values.json, io);
+    const { globals, input } = parseCommandLine('doctor', spec.fields, rest);
+    checkInput('doctor', spec.fields, spec.capability.input, input);
+    const out = await runtime.invoke(spec.capability.name, input);
+    const code = printOutcome(out, globals.json, io);
+    // a report that found something missing fails the command, so scripts can check the setup
     return code !== 0 ? code : out.data.ok ? 0 : 1;
   } finally {
     await runtime.close();
