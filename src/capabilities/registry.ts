@@ -9,6 +9,7 @@ import * as observe from './observe.js';
 import * as pages from './pages.js';
 import * as pointer from './pointer.js';
 import * as read from './read.js';
+import * as screenshots from './screenshots.js';
 import * as scripts from './scripts.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
@@ -27,6 +28,7 @@ const modules: Record<string, unknown>[] = [
   dialogs,
   read,
   styles,
+  screenshots,
   live,
 ];
 

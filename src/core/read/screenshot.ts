@@ -1,0 +1,292 @@
+/**
+ * browser_screenshot: the viewport, the full page or one ref, as an image a model can take
+ * (≤ 1024×1024, ≤ 150 KB), optionally labelled with refs and saved at full resolution.
+ * A page too tall for one capture is clipped and says so; a capture never fails for size.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { elementHandle, locate } from '../actions/locate.js';
+import { BrowserError } from '../errors.js';
+import { workspacePath, workspaceRoot } from '../paths.js';
+import { sendRacingDialog } from '../scripts/evaluate.js';
+import type { BrowPage } from '../session/page.js';
+import { takeSnapshot } from '../snapshot/snapshot.js';
+import {
+  drawLabels,
+  encodeForFile,
+  formatOf,
+  modelCopy,
+  MODEL_MAX_SIDE,
+  type LabelBox,
+  type SaveFormat,
+} from './image.js';
+
+/** The tallest (and widest) region captured at once, in CSS px and in device px. */
+export const MAX_CAPTURE_SIDE = 16_384;
+const MAX_LABELS = 300;
+const LABELLED_ACTIONS = new Set(['click', 'fill', 'type', 'press', 'select', 'check', 'upload', 'drag']);
+
+export interface ScreenshotInput {
+  full_page: boolean;
+  ref?: string | undefined;
+  labels: boolean;
+  output_path?: string | undefined;
+  scale?: number | undefined;
+  quality?: number | undefined;
+}
+
+interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface ScreenshotResult {
+  page_id: string;
+  screenshot: {
+    /** The captured region in image pixels (at capture scale). */
+    width: number;
+    height: number;
+    full_page: boolean;
+    clipped: boolean;
+    /** Bytes of the image returned to the model. */
+    bytes: number;
+    mime_type: string;
+    image_width: number;
+    image_height: number;
+    scale: number;
+    ref?: string;
+    /** The page region captured, in CSS px of the document. */
+    region: Region;
+  };
+  label_to_ref?: Record<string, string>;
+  output_path?: string;
+  saved_bytes?: number;
+}
+
+/** Check the inputs that do not need the page; returns the save format and absolute path. */
+export function checkOutput(
+  page: BrowPage,
+  input: ScreenshotInput,
+): { path: string; format: SaveFormat } | null {
+  if (input.quality !== undefined && !input.output_path) {
+    throw new BrowserError(
+      'invalid_request',
+      'quality only applies with output_path (the model copy picks its own).',
+      {
+        hint: 'Drop quality, or save the image with output_path ending in .jpg or .webp.',
+      },
+    );
+  }
+  if (!input.output_path) return null;
+  const format = formatOf(input.output_path);
+  if (!format) {
+    throw new BrowserError(
+      'invalid_request',
+      `"${input.output_path}" does not end in .png, .jpg, .jpeg or .webp.`,
+      {
+        hint: 'The file format comes from the extension: .png (lossless), .jpg/.jpeg or .webp.',
+      },
+    );
+  }
+  if (format === 'png' && input.quality !== undefined) {
+    throw new BrowserError('invalid_request', 'quality is invalid for .png (PNG is lossless).', {
+      hint: 'Drop quality, or save as .jpg or .webp.',
+    });
+  }
+  const root = workspaceRoot(page.session.config.workspace_root);
+  return { path: workspacePath(root, input.output_path, false), format };
+}
+
+interface Metrics {
+  scrollX: number;
+  scrollY: number;
+  width: number;
+  height: number;
+  scrollWidth: number;
+  scrollHeight: number;
+}
+
+const metricsOf = (page: BrowPage) =>
+  sendRacingDialog(
+    page,
+    page.raw.evaluate(() => {
+      const s = document.scrollingElement ?? document.documentElement;
+      return {
+        scrollX,
+        scrollY,
+        width: innerWidth,
+        height: innerHeight,
+        scrollWidth: Math.max(s.scrollWidth, innerWidth),
+        scrollHeight: Math.max(s.scrollHeight, innerHeight),
+      };
+    }),
+  ) as Promise<Metrics>;
+
+/** The region of a ref's element, in document CSS px (scrolled into view first). */
+async function refRegion(page: BrowPage, ref: string): Promise<Region> {
+  const handle = await elementHandle(await locate(page, ref));
+  try {
+    await handle.scrollIntoView().catch(() => undefined);
+    const box = await handle.boundingBox();
+    if (!box || box.width < 1 || box.height < 1) {
+      throw new BrowserError('not_interactable', `${ref} has no visible box to capture.`, {
+        hint: 'It may be hidden or empty; screenshot its container or the viewport instead.',
+      });
+    }
+    const m = await metricsOf(page);
+    return { x: box.x + m.scrollX, y: box.y + m.scrollY, width: box.width, height: box.height };
+  } finally {
+    await handle.dispose();
+  }
+}
+
+/** Capture a region; a capture Chromium refuses as too large is retried smaller (and reported clipped). */
+async function capture(
+  page: BrowPage,
+  region: Region,
+  scale: number,
+  beyond: boolean,
+): Promise<{ png: Buffer; region: Region; clipped: boolean }> {
+  let r = region;
+  let clipped = false;
+  for (;;) {
+    try {
+      const { data } = await sendRacingDialog(
+        page,
+        page.cdp.send('Page.captureScreenshot', {
+          format: 'png',
+          clip: { ...r, scale },
+          captureBeyondViewport: beyond,
+          fromSurface: true,
+        }),
+      );
+      return { png: Buffer.from(data, 'base64'), region: r, clipped };
+    } catch (e) {
+      if (e instanceof BrowserError || r.height <= 1000) throw e;
+      // "Page is too large" / "Unable to capture screenshot": halve the height and say so
+      r = { ...r, height: Math.floor(r.height / 2) };
+      clipped = true;
+    }
+  }
+}
+
+/** Visible refs with something to do, as label boxes in image pixels. */
+async function labelBoxes(
+  page: BrowPage,
+  region: Region,
+  scale: number,
+  m: Metrics,
+): Promise<{ boxes: LabelBox[]; map: Record<string, string> }> {
+  const snap = await takeSnapshot(page);
+  const boxes: LabelBox[] = [];
+  const map: Record<string, string> = {};
+  const picked = snap.nodes
+    .filter(
+      (n) =>
+        n.ref &&
+        !n.opaque &&
+        n.box[2] >= 1 &&
+        n.box[3] >= 1 &&
+        n.actions.some((a) => LABELLED_ACTIONS.has(a)),
+    )
+    .map((n) => ({ n, x: n.box[0] + m.scrollX, y: n.box[1] + m.scrollY, w: n.box[2], h: n.box[3] }))
+    .filter(
+      (b) =>
+        b.x < region.x + region.width &&
+        b.x + b.w > region.x &&
+        b.y < region.y + region.height &&
+        b.y + b.h > region.y,
+    )
+    .sort((a, b) => a.y - b.y || a.x - b.x)
+    .slice(0, MAX_LABELS);
+  picked.forEach((b, i) => {
+    const label = `A${i + 1}`;
+    map[label] = b.n.ref!;
+    boxes.push({
+      label,
+      x: Math.round((b.x - region.x) * scale),
+      y: Math.round((b.y - region.y) * scale),
+      width: Math.max(1, Math.round(b.w * scale)),
+      height: Math.max(1, Math.round(b.h * scale)),
+    });
+  });
+  return { boxes, map };
+}
+
+/** Take the screenshot; returns the data and the model's image. */
+export async function screenshot(
+  page: BrowPage,
+  input: ScreenshotInput,
+): Promise<{ data: ScreenshotResult; image: { data: string; mimeType: string } }> {
+  page.assertNoDialog();
+  const out = checkOutput(page, input);
+  const asked = input.scale ?? 1;
+  let region: Region;
+  let fullPage = false;
+  if (input.ref) region = await refRegion(page, input.ref);
+  else {
+    const m = await metricsOf(page);
+    fullPage = input.full_page;
+    region = fullPage
+      ? { x: 0, y: 0, width: m.scrollWidth, height: m.scrollHeight }
+      : { x: m.scrollX, y: m.scrollY, width: m.width, height: m.height };
+  }
+  // without a file to save, capture only the pixels the model copy keeps
+  const fit = Math.min(
+    MODEL_MAX_SIDE / Math.min(region.width, MAX_CAPTURE_SIDE),
+    MODEL_MAX_SIDE / Math.min(region.height, MAX_CAPTURE_SIDE),
+  );
+  const scale = out ? asked : Math.min(asked, fit);
+  const maxCss = Math.floor(Math.min(MAX_CAPTURE_SIDE, MAX_CAPTURE_SIDE / scale));
+  let clipped = false;
+  if (region.height > maxCss || region.width > maxCss) {
+    region = { ...region, width: Math.min(region.width, maxCss), height: Math.min(region.height, maxCss) };
+    clipped = true;
+  }
+  const beyond = fullPage || !!input.ref;
+  const shot = await capture(page, region, scale, beyond);
+  region = shot.region;
+  clipped ||= shot.clipped;
+  let png = shot.png;
+  let labelMap: Record<string, string> | undefined;
+  if (input.labels) {
+    const m = await metricsOf(page);
+    const { boxes, map } = await labelBoxes(page, region, scale, m);
+    png = await drawLabels(png, boxes, scale);
+    labelMap = map;
+  }
+  const data: ScreenshotResult = {
+    page_id: page.id,
+    screenshot: {
+      width: Math.round(region.width * scale),
+      height: Math.round(region.height * scale),
+      full_page: fullPage,
+      clipped,
+      bytes: 0,
+      mime_type: '',
+      image_width: 0,
+      image_height: 0,
+      scale,
+      ...(input.ref ? { ref: input.ref } : {}),
+      region,
+    },
+    ...(labelMap ? { label_to_ref: labelMap } : {}),
+  };
+  if (out) {
+    const bytes = await encodeForFile(png, out.format, input.quality);
+    mkdirSync(dirname(out.path), { recursive: true });
+    writeFileSync(out.path, bytes);
+    data.output_path = out.path;
+    data.saved_bytes = bytes.length;
+  }
+  const copy = await modelCopy(png);
+  Object.assign(data.screenshot, {
+    bytes: copy.data.length,
+    mime_type: copy.mimeType,
+    image_width: copy.width,
+    image_height: copy.height,
+  });
+  return { data, image: { data: copy.data.toString('base64'), mimeType: copy.mimeType } };
+}
