@@ -1,6 +1,6 @@
 /** The bundled in-page script (built by scripts/build.mjs from ./injected) and how to reach it in a frame. */
 import { readFileSync } from 'node:fs';
-import type { Frame } from 'puppeteer-core';
+import type { CDPSession, Frame } from 'puppeteer-core';
 import type { BrowPageApi } from './injected/types.js';
 
 let cached: string | null = null;
@@ -18,10 +18,69 @@ export function pageScriptSource(): string {
   return cached;
 }
 
+interface CdpFrameInternals {
+  client: CDPSession;
+}
+
+/**
+ * Evaluate an expression in a frame's main world. A frame that is the root of its own target
+ * (the main frame, or an out-of-process iframe) is reached with Runtime.evaluate on its target's
+ * session, without a context id: puppeteer's own execution-context bookkeeping for OOPIFs can miss
+ * a context after a navigation and then waits forever. In-process child frames need puppeteer's
+ * context id.
+ */
+export async function evaluateIn(frame: Frame, expression: string): Promise<unknown> {
+  const parent = frame.parentFrame();
+  let client: CDPSession | undefined = (frame as unknown as CdpFrameInternals).client;
+  const ownTarget = client && (!parent || (parent as unknown as CdpFrameInternals).client !== client);
+  if (!ownTarget) {
+    // puppeteer can miss that a child frame moved out of process (its Frame keeps the parent's
+    // session and waits forever for a context there): an iframe target with the frame's id says so
+    client = parent ? oopifSession(frame) : undefined;
+    if (!client) return frame.evaluate(expression);
+    await repairFrame(frame, client);
+  }
+  const res = await client!.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+  if (res.exceptionDetails) {
+    const d = res.exceptionDetails;
+    throw new Error(d.exception?.description ?? d.text);
+  }
+  return res.result.value;
+}
+
+interface TargetInternals {
+  _targetId: string;
+  _session(): CDPSession | undefined;
+}
+
+function oopifSession(frame: Frame): CDPSession | undefined {
+  const id = (frame as unknown as { _id: string })._id;
+  const target = frame
+    .page()
+    .browser()
+    .targets()
+    .find((t) => (t as unknown as TargetInternals)._targetId === id);
+  return target ? (target as unknown as TargetInternals)._session() : undefined;
+}
+
+const repaired = new WeakSet<Frame>();
+
+/**
+ * Point puppeteer's Frame at its out-of-process session and have that session announce its
+ * execution contexts again, so puppeteer's own calls on the frame (handles, screenshots) work too.
+ */
+async function repairFrame(frame: Frame, client: CDPSession): Promise<void> {
+  if (repaired.has(frame)) return;
+  repaired.add(frame);
+  (frame as unknown as { updateClient(c: CDPSession): void }).updateClient(client);
+  await client.send('Runtime.disable').catch(() => undefined);
+  await client.send('Runtime.enable').catch(() => undefined);
+}
+
 /** Make sure the script is installed in this frame's current document (idempotent, one round trip). */
 export async function ensureInstalled(frame: Frame): Promise<void> {
-  const present = await frame.evaluate(() => Symbol.for('brow.page') in globalThis);
-  if (!present) await frame.evaluate(pageScriptSource());
+  const present = await evaluateIn(frame, `Symbol.for('brow.page') in globalThis`);
+  if (!present) await evaluateIn(frame, pageScriptSource());
 }
 
 /**
@@ -40,10 +99,10 @@ export async function withApi<A extends unknown[], R>(
     `(() => { const api = globalThis[Symbol.for('brow.page')]; if (!api) return '"missing"';` +
     ` return Promise.resolve((${fn.toString()})(api, ...${JSON.stringify(args)}))` +
     `.then((value) => value === undefined ? '{}' : JSON.stringify({ value })); })()`;
-  let res = (await frame.evaluate(expr)) as string;
+  let res = (await evaluateIn(frame, expr)) as string;
   if (res === '"missing"') {
-    await frame.evaluate(pageScriptSource());
-    res = (await frame.evaluate(expr)) as string;
+    await evaluateIn(frame, pageScriptSource());
+    res = (await evaluateIn(frame, expr)) as string;
     if (res === '"missing"') throw new Error('brow in-page script failed to install');
   }
   return (JSON.parse(res) as { value: Awaited<R> }).value;
