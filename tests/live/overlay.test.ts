@@ -84,4 +84,26 @@ describe('live overlay', () => {
       stop();
     }
   });
+
+  it('streams a background tab too', async () => {
+    const first = await h.open('live/form.html');
+    await h.open('live/nested.html'); // now in front
+    const page = corePage(h.rt, first);
+    expect(await page.raw.evaluate(() => document.visibilityState)).toBe('hidden');
+    const frames: ScreencastFrame[] = [];
+    const stop = liveOf(page).screencast.subscribe({ frame: (f) => frames.push(f) });
+    try {
+      await until(() => frames.length > 0, 5000, 'a first frame');
+      const n = frames.length;
+      await page.raw.evaluate(() => (document.getElementById('out')!.textContent = 'changed'));
+      await until(() => frames.length > n, 5000, 'a frame of the change');
+    } finally {
+      stop();
+    }
+    await until(
+      async () => (await page.raw.evaluate(() => document.visibilityState)) === 'hidden',
+      5000,
+      'hidden again',
+    );
+  });
 });

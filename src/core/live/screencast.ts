@@ -83,6 +83,8 @@ export class Screencast {
     if (want) {
       this.listen();
       this.running = true;
+      // a background tab does not paint, so it sends no frames: seen as focused, it is visible and does
+      await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
       await cdp.send('Page.startScreencast', SCREENCAST).catch((e: unknown) => {
         this.running = false;
         throw e;
@@ -91,6 +93,7 @@ export class Screencast {
       this.running = false;
       this.last = null;
       await cdp.send('Page.stopScreencast').catch(() => undefined);
+      await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false }).catch(() => undefined);
     }
   }
 
