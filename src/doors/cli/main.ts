@@ -5,8 +5,16 @@
  */
 import { errorOutcome } from '../../runtime/invoke.js';
 import type { Outcome } from '../../runtime/outcome.js';
+import { WORKER_DESCRIPTION, WORKER_USAGE, workerCommand } from '../bus/cli.js';
 import { checkInput, parseArgs } from './argv.js';
-import { daemonCommand, doctorCommand, mcpCommand, profileOf, serveCommand } from './builtins.js';
+import {
+  daemonCommand,
+  doctorCommand,
+  mcpCommand,
+  profileOf,
+  runtimeFromArgs,
+  serveCommand,
+} from './builtins.js';
 import { capabilityCommands, commandName, type CommandSpec } from './commands.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config-cmd.js';
@@ -43,6 +51,14 @@ export const BUILTINS: Record<string, Builtin> = {
       'which Chromium would launch and what is missing, without launching it (capability browser_doctor, run in this process)',
     run: doctorCommand,
   },
+  worker: {
+    usage: WORKER_USAGE,
+    description: WORKER_DESCRIPTION,
+    run: (argv, io) => {
+      const { runtime, rest } = runtimeFromArgs(argv);
+      return workerCommand(runtime, rest, io.out);
+    },
+  },
   daemon: {
     usage: 'daemon start | status | stop [--session NAME]',
     description: "the background process that keeps a profile's browser open between commands",
@@ -75,7 +91,8 @@ async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Pr
     configFile: globals.config ?? process.env.BROW_CONFIG,
     ...(globals.idleTimeout ? { idleMs: parseDuration(globals.idleTimeout) } : {}),
   };
-  const outcome = await invokeViaDaemon(target, spec.capability.name, input);
+  const { outcome, warnings } = await invokeViaDaemon(target, spec.capability.name, input);
+  for (const w of warnings) io.err(`${w}\n`);
   return printOutcome(outcome, globals.json, io);
 }
 

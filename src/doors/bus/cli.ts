@@ -1,0 +1,38 @@
+/** `brow worker`: the bus door as a process, until SIGINT/SIGTERM. */
+import { parseArgs } from 'node:util';
+import type { BrowRuntime } from '../../runtime/runtime.js';
+import { DEFAULT_ENGINE, runBusWorker } from './worker.js';
+
+export const WORKER_USAGE = 'worker [--engine ws://127.0.0.1:49134] [--name browser]';
+export const WORKER_DESCRIPTION = `seed-002 bus worker: browser::* functions and triggers on an iii engine (--engine, else III_URL, else ${DEFAULT_ENGINE})`;
+
+export async function workerCommand(
+  runtime: BrowRuntime,
+  argv: string[],
+  out: (s: string) => void,
+): Promise<number> {
+  let values: { engine?: string | undefined; name?: string | undefined };
+  try {
+    values = parseArgs({
+      args: argv,
+      options: { engine: { type: 'string' }, name: { type: 'string' } },
+    }).values;
+  } catch (e) {
+    await runtime.close();
+    throw new Error(`brow worker: ${(e as Error).message} (usage: brow ${WORKER_USAGE})`);
+  }
+  const worker = runBusWorker(runtime, {
+    ...(values.engine ? { engine: values.engine } : {}),
+    ...(values.name ? { workerName: values.name } : {}),
+  });
+  out(`brow worker: ${worker.functions.length} browser::* functions for the engine at ${worker.engine}\n`);
+  const stop = async () => {
+    await worker.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  await new Promise(() => undefined);
+  return 0;
+}
