@@ -363,6 +363,15 @@ describe('against Chromium’s accessibility tree', () => {
           });
         }
         expect(compared).toBeGreaterThan(5);
+        // describe() follows the same rules as walk()
+        const elements = ours.nodes.filter((x) => x.id > 0);
+        const described = await page.evaluate(
+          (ids) => ids.map((id) => globalThis[Symbol.for('brow.page')]!.describe(id)),
+          elements.map((x) => x.id),
+        );
+        expect(described.map((d) => d && [d.role, d.name, d.states, d.actions, d.value])).toEqual(
+          elements.map((w) => [w.role, w.name, w.states, w.actions, w.value]),
+        );
       } finally {
         await page.close();
       }

@@ -174,7 +174,7 @@ function contentText(el: Element, st: NameState): string {
 }
 
 /** Tags whose content never names them. */
-export const NO_CONTENT_TAGS = new SafeSet(
+const NO_CONTENT_TAGS = new SafeSet(
   tokens('input textarea select svg iframe frame canvas embed object video audio'),
 );
 
@@ -278,10 +278,4 @@ export function computeName(el: Element, tag: string, a: Attrs, role: string): s
     if (t) return t;
   }
   return nameSuffix(el, a, role);
-}
-
-/** The accessible name of any element (reads its attributes and role). */
-export function nameOf(el: Element): string {
-  const a = readAttrs(el);
-  return computeName(el, el.localName, a, computeRole(el, el.localName, a));
 }

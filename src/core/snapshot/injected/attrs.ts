@@ -1,9 +1,9 @@
 /** Read the attributes the walker cares about in one pass (most elements have none: a fast path). */
-import { elGetAttribute, elGetAttributeNames, elHasAttributes } from './natives.js';
+import { elGetAttribute, elGetAttributeNames, elHasAttributes, table } from './natives.js';
 import { cap } from './text.js';
 
 /** Attributes copied to WalkNode.attrs. */
-const KEEP: Record<string, true> = Object.assign(Object.create(null) as Record<string, true>, {
+const KEEP = table<true>({
   id: true,
   name: true,
   type: true,
@@ -64,7 +64,7 @@ export function readAttrs(el: Element): Attrs {
   for (let i = 0; i < names.length; i++) {
     const n = names[i]!;
     const v = elGetAttribute(el, n) ?? '';
-    if (KEEP[n]) (a.keep ??= {})[n] = cap(v);
+    if (KEEP[n]) (a.keep ??= table<string>({}))[n] = cap(v);
     switch (n) {
       case 'role':
         a.role = v;

@@ -3,7 +3,8 @@ import { computeName } from './accname.js';
 import { readAttrs } from './attrs.js';
 import { idOf } from './ids.js';
 import { computedStyle, elClosest } from './natives.js';
-import { QUIET_ROLES, computeRole, explicitRole } from './roles.js';
+import { labelsHiddenControl } from './labels.js';
+import { CLICK_CHECKED_ROLES, QUIET_ROLES, computeRole, explicitRole } from './roles.js';
 import { composedParent } from './shadow.js';
 import type { DescribeResult, HitCover } from './types.js';
 import { deepActiveElement } from './walk.js';
@@ -18,10 +19,11 @@ import {
   valueOf,
 } from './widget.js';
 
-/** A role-less element is clickable: click signals, or its own (not inherited) cursor:pointer. */
+/** Clickable without a widget role: click signals, a label for a hidden control, or its own (not inherited) cursor:pointer. */
 function clickableNow(el: Element, tag: string, a: ReturnType<typeof readAttrs>): boolean {
   if (hasClickSignal(el, a)) return true;
-  if (tag === 'label' || tag === 'html' || tag === 'body') return false;
+  if (tag === 'label') return labelsHiddenControl(el);
+  if (tag === 'html' || tag === 'body') return false;
   if (computedStyle(el).cursor !== 'pointer') return false;
   const p = composedParent(el);
   return !p || computedStyle(p).cursor !== 'pointer';
@@ -36,7 +38,8 @@ export function describeElement(el: Element): DescribeResult {
     QUIET_ROLES.has(raw) && (raw === 'none' || raw === 'presentation' || explicitRole(el, a) === null)
       ? 'generic'
       : raw;
-  const clickable = role === 'generic' && !isEditableRoot(el, a) && clickableNow(el, tag, a);
+  const clickable =
+    (role === 'generic' ? !isEditableRoot(el, a) : CLICK_CHECKED_ROLES.has(role)) && clickableNow(el, tag, a);
   const disabled = isDisabled(el, tag, a);
   const select = tag === 'option' ? (elClosest(el, 'select') as HTMLSelectElement | null) : null;
   const inDropdown = !!select && !select.multiple && select.size <= 1;
@@ -46,11 +49,9 @@ export function describeElement(el: Element): DescribeResult {
     states: statesOf(el, tag, role, a, deepActiveElement(), disabled),
     actions: actionsOf(el, tag, role, a, clickable, disabled, isScrollable(el), inDropdown),
     tag,
+    value: valueOf(el, tag, role, a),
+    checked: checkedOf(el, tag, role, a),
   };
-  const value = valueOf(el, tag, role, a);
-  if (value !== undefined) out.value = value;
-  const checked = checkedOf(el, tag, role, a);
-  if (checked !== undefined) out.checked = checked;
   return out;
 }
 

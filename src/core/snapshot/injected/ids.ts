@@ -1,5 +1,5 @@
 /** Element ids: stable per element for the life of the document, never reused. */
-import { SafeMap, SafeWeakMap, mapForEach, NativeWeakRef, weakRefDeref } from './natives.js';
+import { SafeMap, SafeWeakMap, mapForEach, mathFloor, NativeWeakRef, weakRefDeref } from './natives.js';
 
 const idByElement = new SafeWeakMap<Element, number>();
 const elementById = new SafeMap<number, WeakRef<Element>>();
@@ -40,6 +40,6 @@ export function elementOf(id: number): Element | null {
  * issued id missing from the map belonged to an element that was collected).
  */
 export function staleReasonOf(id: number): 'detached' | 'unknown' | null {
-  if (typeof id !== 'number' || !(id >= 1 && id <= lastId) || id !== Math.floor(id)) return 'unknown';
+  if (typeof id !== 'number' || !(id >= 1 && id <= lastId) || id !== mathFloor(id)) return 'unknown';
   return elementOf(id) ? null : 'detached';
 }

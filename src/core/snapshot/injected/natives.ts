@@ -1,8 +1,11 @@
 /**
  * Pristine builtins, captured when the script is evaluated (at document start, before any page
- * script runs). Later tampering with Array/Map/String/Element prototypes by the page cannot
- * change what the walker does. DOM property getters (firstChild, localName, value…) are read
- * directly: pages almost never redefine them and wrapping each read would cost too much.
+ * script runs; when evaluated late, whatever the page changed before is what we get). Later
+ * tampering with Array/Map/Set/String/Function/Reflect/Element prototypes by the page cannot change
+ * what the walker does: we call captured functions and never use the page's prototypes (no push,
+ * join, iterators or spread of arrays at walk time). DOM property getters (firstChild, localName,
+ * value…) are read directly: pages almost never redefine them and wrapping each read would cost
+ * too much; a throwing one costs only its element's subtree (an opaque line).
  */
 
 export const apply = Reflect.apply;
@@ -11,7 +14,15 @@ const getOwnDescriptor = Object.getOwnPropertyDescriptor;
 export const symbolFor = Symbol.for;
 export const freeze = Object.freeze;
 export const mathRound = Math.round;
-export const mathMin = Math.min;
+export const mathFloor = Math.floor;
+export const parseIntNative = parseInt;
+const objectCreate = Object.create;
+const objectAssign = Object.assign;
+
+/** A lookup table without a prototype (so `table['constructor']` is undefined). */
+export function table<V>(entries: Record<string, V>): Record<string, V> {
+  return objectAssign(objectCreate(null) as Record<string, V>, entries);
+}
 const mathRandom = Math.random;
 
 type AnyFn = (...args: any[]) => any;
@@ -23,7 +34,7 @@ const bind = Function.prototype.bind;
  * `fn.call(self, ...args)` that no later patch of Function.prototype.call can divert, with no
  * argument array per call (the primordials trick: `call` bound to `fn`).
  */
-export function uncurry<F extends AnyFn>(fn: F): (self: unknown, ...args: Parameters<F>) => ReturnType<F> {
+function uncurry<F extends AnyFn>(fn: F): (self: unknown, ...args: Parameters<F>) => ReturnType<F> {
   return apply(bind, call, [fn]) as (self: unknown, ...args: Parameters<F>) => ReturnType<F>;
 }
 
@@ -67,7 +78,6 @@ export const elRect = uncurry(EP.getBoundingClientRect);
 export const elMatches = uncurry(EP.matches);
 export const elCheckVisibility: (el: Element, opts?: CheckVisibilityOptions) => boolean =
   typeof EP.checkVisibility === 'function' ? uncurry(EP.checkVisibility) : () => true;
-export const nodeContains = uncurry(Node.prototype.contains);
 export const nodeGetRootNode = uncurry(Node.prototype.getRootNode);
 export const docElementFromPoint = uncurry(Document.prototype.elementFromPoint);
 export const shadowElementFromPoint = uncurry(ShadowRoot.prototype.elementFromPoint);
@@ -84,8 +94,6 @@ export const targetAddListener = uncurry(EventTarget.prototype.addEventListener)
 export const observerObserve = uncurry(MutationObserver.prototype.observe);
 export const observerTakeRecords = uncurry(MutationObserver.prototype.takeRecords);
 export const NativeMutationObserver = MutationObserver;
-export const NativeElement = Element;
-export const NativeShadowRoot = ShadowRoot;
 const winGetComputedStyle = window.getComputedStyle;
 export const computedStyle = (el: Element, pseudo?: string): CSSStyleDeclaration =>
   apply(winGetComputedStyle, window, [el, pseudo]) as CSSStyleDeclaration;

@@ -4,7 +4,7 @@
  * answering the native source from Function.prototype.toString.
  */
 import { observeRoot } from './mutations.js';
-import { SafeSet, SafeWeakMap, apply, defineProperty } from './natives.js';
+import { SafeSet, SafeWeakMap, apply, defineProperty, table } from './natives.js';
 import { recordShadowRoot } from './shadow.js';
 
 type AnyFn = (...args: unknown[]) => unknown;
@@ -61,7 +61,7 @@ function patchAttachShadow(): void {
   replace(Element.prototype, 'attachShadow', attachShadow as AnyFn);
 }
 
-const CLICK_TYPES: Record<string, true> = { click: true, mousedown: true, pointerdown: true, mouseup: true };
+const CLICK_TYPES = table<true>({ click: true, mousedown: true, pointerdown: true, mouseup: true });
 /** Distinct listener types per element; a click listener counts only on elements with few types. */
 const listenerTypes = new SafeWeakMap<Element, Set<string>>();
 const clickListened = new SafeWeakMap<Element, true>();

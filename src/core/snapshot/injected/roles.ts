@@ -1,6 +1,6 @@
 /** Roles per WAI-ARIA and HTML-AAM, as Chromium exposes them. */
 import type { Attrs } from './attrs.js';
-import { SafeSet, elClosest, elGetAttribute, strToLower } from './natives.js';
+import { SafeSet, elClosest, elGetAttribute, parseIntNative, strCharCode, strToLower } from './natives.js';
 import { tokens } from './text.js';
 
 const ARIA_ROLES = new SafeSet(
@@ -39,6 +39,13 @@ export const QUIET_ROLES = new SafeSet(
   tokens(
     'generic none presentation rowgroup caption emphasis strong code time term definition deletion insertion mark ' +
       'subscript superscript separator',
+  ),
+);
+
+/** Content roles checked for click signals (table cells are not: too many, rarely the target). */
+export const CLICK_CHECKED_ROLES = new SafeSet(
+  tokens(
+    'listitem row img group article figure paragraph heading region complementary status note term definition',
   ),
 );
 
@@ -273,8 +280,8 @@ export function computeRole(el: Element, tag: string, a: Attrs): string {
 
 /** The heading level (h1–h6, or aria-level, default 2 for role=heading). */
 export function headingLevel(tag: string, a: Attrs): number {
-  const n = a.level ? parseInt(a.level, 10) : NaN;
+  const n = a.level ? parseIntNative(a.level, 10) : NaN;
   if (n >= 1) return n;
-  const c = tag.length === 2 && tag[0] === 'h' ? tag.charCodeAt(1) - 48 : 0;
+  const c = tag.length === 2 && tag[0] === 'h' ? strCharCode(tag, 1) - 48 : 0;
   return c >= 1 && c <= 6 ? c : 2;
 }

@@ -9,6 +9,7 @@ import {
   computedStyle,
   docCreateRange,
   freeze,
+  table,
   elRect,
   mathRound,
   rangeRect,
@@ -17,6 +18,7 @@ import {
 } from './natives.js';
 import {
   CHILDREN_PRESENTATIONAL,
+  CLICK_CHECKED_ROLES,
   QUIET_ROLES,
   enterTable,
   explicitRole,
@@ -49,21 +51,15 @@ const LEAF_TAGS = new SafeSet(
   ),
 );
 /** Content we cannot read, shown as an opaque line. */
-const OPAQUE: Record<string, string> = {
+const OPAQUE = table<string>({
   canvas: 'canvas',
   embed: 'embed',
   object: 'object',
   video: 'video',
   audio: 'audio',
-};
+});
 /** Elements that name their parent (fieldset, table, figure). */
 const CAPTION_TAGS = new SafeSet(tokens('legend caption figcaption'));
-/** Content roles checked for click signals (table cells are not: too many, rarely the target). */
-const CLICK_CHECKED_ROLES = new SafeSet(
-  tokens(
-    'listitem row img group article figure paragraph heading region complementary status note term definition',
-  ),
-);
 /** Never worth a scrollability check. */
 const NO_SCROLL_CHECK = new SafeSet(tokens('html body tr td th tbody thead tfoot label'));
 
@@ -123,6 +119,14 @@ export class Walker implements Emitter {
       attrs: NO_ATTRS,
       box: [mathRound(x), mathRound(y), mathRound(w), mathRound(h)],
       inView: x < this.vw && y < this.vh && x + w > 0 && y + h > 0,
+      // Declared now (undefined is dropped when serialized): one shape for every node, and later
+      // assignments never reach a setter a page may have put on Object.prototype.
+      text: undefined,
+      value: undefined,
+      level: undefined,
+      frame: undefined,
+      opaque: undefined,
+      clickable: undefined,
     };
   }
 
