@@ -159,16 +159,16 @@ export async function handoff(
     void live.render();
   }
 
+  const final: HandoffVia = via === 'closed' ? 'timeout' : via;
+  let url = before.url;
+  remember(id, final);
   try {
     if (via === 'closed') page.assertOpen();
     // look again under the lock, so no queued agent action slips in before the comparison
     const after = await page.exclusive(() => look(page));
-    const navigated = after.generation !== before.generation;
-    const changes =
-      before.snap && after.snap ? diffOutlines(before.snap.nodes, after.snap.nodes, MAX_CHANGES) : null;
+    url = after.url;
     const cookies = cookieChanges(before.cookies, after.cookies);
-    const final = via === 'closed' ? 'timeout' : via;
-    const result: HandoffResult = {
+    return {
       confirmed: final !== 'timeout',
       handoff_id: id,
       via: final,
@@ -178,23 +178,23 @@ export async function handoff(
       session_id: session.id,
       waited_ms: Date.now() - started,
       url_before: before.url,
-      navigated,
-      changes,
+      navigated: after.generation !== before.generation,
+      changes:
+        before.snap && after.snap ? diffOutlines(before.snap.nodes, after.snap.nodes, MAX_CHANGES) : null,
       cookies_added: cookies.added,
       cookies_changed: cookies.changed,
     };
-    remember(id, final);
+  } finally {
+    if (page.handoffId === id) page.handoffId = null;
+    session.touch();
     session.events.emit('handoff-resolved', session.id, {
       page_id: page.id,
       handoff_id: id,
       via: final,
-      confirmed: result.confirmed,
-      url: after.url,
+      confirmed: final !== 'timeout' && via !== 'closed',
+      url,
+      ...(via === 'closed' ? { page_closed: true } : {}),
     });
-    return result;
-  } finally {
-    if (page.handoffId === id) page.handoffId = null;
-    session.touch();
   }
 }
 
