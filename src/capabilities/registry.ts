@@ -1,6 +1,7 @@
 /** Every capability, declared once. Doors derive their tools, routes and commands from this list. */
 import * as actions from './actions.js';
 import * as attach from './attach.js';
+import * as browserTool from './browser-tool.js';
 import type { AnyCapability } from './define.js';
 import * as dialogs from './dialogs.js';
 import * as live from './live.js';
@@ -30,6 +31,7 @@ const modules: Record<string, unknown>[] = [
   styles,
   screenshots,
   live,
+  browserTool,
 ];
 
 const isCapability = (v: unknown): v is AnyCapability =>

@@ -1,0 +1,167 @@
+/**
+ * `tab.observe()`: seed 000's observation JSON, rendered from brow's in-page walker (every
+ * frame, shadow roots included) instead of the accessibility tree. Ids come from ElementIds.
+ */
+import type { Frame, Page } from 'puppeteer-core';
+import type { WalkNode, WalkResult } from '../snapshot/injected/types.js';
+import { withApi } from '../snapshot/page-script.js';
+import type { ElementIds } from './element-ids.js';
+
+export interface ObserveOptions {
+  /** Every element, not only interactive ones. */
+  includeAll?: boolean;
+  /** Only elements that intersect the viewport. */
+  viewportOnly?: boolean;
+}
+
+export interface ObservationEntry {
+  id: number;
+  role: string;
+  name: string;
+  value?: string;
+  text?: string;
+  level?: number;
+  states: string[];
+}
+
+export interface Observation {
+  url: string;
+  title: string;
+  viewport: { width: number; height: number; deviceScaleFactor: number };
+  scroll: { x: number; y: number; width: number; height: number; scrollWidth: number; scrollHeight: number };
+  elements: ObservationEntry[];
+}
+
+/** Seed 000's interactive roles. */
+const INTERACTIVE = new Set([
+  'button',
+  'link',
+  'textbox',
+  'combobox',
+  'listbox',
+  'option',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'slider',
+  'spinbutton',
+  'searchbox',
+  'treeitem',
+]);
+const STATEFUL = new Set(['checked', 'mixed', 'pressed', 'selected', 'expanded', 'collapsed', 'focused']);
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+type Walk = WalkResult & { dpr: number };
+
+const MAX_NODES = 100_000;
+
+/** Walk the page (all frames) and build the observation. */
+export async function observe(page: Page, ids: ElementIds, opts: ObserveOptions = {}): Promise<Observation> {
+  const elements: ObservationEntry[] = [];
+  const walkFrame = async (frame: Frame, visible: boolean): Promise<Walk | null> => {
+    let res: Walk;
+    try {
+      res = await withApi(
+        frame,
+        (api, o: { maxNodes: number }) => ({ ...api.walk(o), dpr: devicePixelRatio }),
+        {
+          maxNodes: MAX_NODES,
+        },
+      );
+    } catch {
+      return null; // a frame that refuses or went away has no elements
+    }
+    ids.sawDocument(frame, res.docKey);
+    const owners = frame.childFrames().length > 0 ? await frameOwners(frame) : new Map<number, Frame>();
+    for (const n of res.nodes) {
+      if (n.id && keep(n, opts, visible)) elements.push(entry(ids.idFor(frame, res.docKey, n.id), n));
+      const child = n.frame && n.id ? owners.get(n.id) : undefined;
+      if (child) await walkFrame(child, visible && n.inView);
+    }
+    return res;
+  };
+  const main = await walkFrame(page.mainFrame(), true);
+  const vp = main?.viewport ?? {
+    width: 0,
+    height: 0,
+    scrollX: 0,
+    scrollY: 0,
+    scrollWidth: 0,
+    scrollHeight: 0,
+  };
+  return {
+    url: main?.url ?? page.url(),
+    title: main?.title ?? '',
+    viewport: { width: vp.width, height: vp.height, deviceScaleFactor: main?.dpr ?? 1 },
+    scroll: {
+      x: vp.scrollX,
+      y: vp.scrollY,
+      width: vp.width,
+      height: vp.height,
+      scrollWidth: vp.scrollWidth,
+      scrollHeight: vp.scrollHeight,
+    },
+    elements,
+  };
+}
+
+function keep(n: WalkNode, opts: ObserveOptions, frameVisible: boolean): boolean {
+  if (opts.viewportOnly && !(frameVisible && n.inView)) return false;
+  if (opts.includeAll) return true;
+  return INTERACTIVE.has(n.role) || n.clickable === true || n.states.some((s) => STATEFUL.has(s));
+}
+
+/** Seed 000's state words: disabled, checked=…, pressed=…, selected=…, expanded=…, required, … */
+function states(n: WalkNode): string[] {
+  const out: string[] = [];
+  const has = (s: string) => n.states.includes(s);
+  for (const s of n.states) {
+    if (s === 'checked') out.push('checked=true');
+    else if (s === 'mixed') out.push('checked=mixed');
+    else if (s === 'pressed') out.push('pressed=true');
+    else if (s === 'selected') out.push('selected=true');
+    else if (s === 'expanded') out.push('expanded=true');
+    else if (s === 'collapsed') out.push('expanded=false');
+    else out.push(s);
+  }
+  if (CHECKABLE.has(n.role) && !has('checked') && !has('mixed')) out.push('checked=false');
+  if (n.tag === 'textarea') out.push('multiline');
+  return out;
+}
+
+function entry(id: number, n: WalkNode): ObservationEntry {
+  const e: ObservationEntry = { id, role: n.role, name: n.name, states: states(n) };
+  if (n.value !== undefined) e.value = n.value;
+  if (n.text) e.text = n.text;
+  if (n.level !== undefined) e.level = n.level;
+  return e;
+}
+
+/** Each child frame's owner element, as the walker's local id in the parent document. */
+async function frameOwners(parent: Frame): Promise<Map<number, Frame>> {
+  const out = new Map<number, Frame>();
+  await Promise.all(
+    parent.childFrames().map(async (child) => {
+      try {
+        const handle = await child.frameElement();
+        if (!handle) return;
+        try {
+          const id = await parent.evaluate(
+            (el) => ((globalThis as any)[Symbol.for('brow.page')]?.idOf(el) as number | undefined) ?? 0,
+            handle,
+          );
+          if (id) out.set(id, child);
+        } finally {
+          await handle.dispose();
+        }
+      } catch {
+        // detached meanwhile
+      }
+    }),
+  );
+  return out;
+}

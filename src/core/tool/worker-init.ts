@@ -1,0 +1,109 @@
+/** A tab worker's start: its own puppeteer connection, its page (new headless or attached), stealth, walker, dialogs. */
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { applyStealth } from '../browser/stealth/index.js';
+import { BrowserError, classifyError } from '../errors.js';
+import { checkUrl } from '../session/navigate.js';
+import { guardAutoAttach } from './attach-guard.js';
+import type { InitPayload, LogLevel, TabInfo } from './protocol.js';
+
+/** Seed 000's headless default (DEFAULT_VIEWPORT). */
+const HEADLESS_VIEWPORT = { width: 1365, height: 768, deviceScaleFactor: 1.25 };
+
+const targetIdOf = (page: Page): string => (page.target() as unknown as { _targetId: string })._targetId;
+
+/** What the host shows for a tab. */
+export async function tabInfo(page: Page): Promise<TabInfo> {
+  const title = await page.title().catch(() => '');
+  const vp = page.viewport();
+  return {
+    url: page.url(),
+    title,
+    viewport: vp
+      ? { width: vp.width, height: vp.height, deviceScaleFactor: vp.deviceScaleFactor ?? 1 }
+      : null,
+    targetId: targetIdOf(page),
+  };
+}
+
+async function findPage(browser: Browser, targetId: string): Promise<Page> {
+  const target = await browser
+    .waitForTarget((t) => (t as unknown as { _targetId: string })._targetId === targetId, { timeout: 5000 })
+    .catch(() => null);
+  const page = target ? await target.page().catch(() => null) : null;
+  if (!page) {
+    throw new BrowserError(
+      'connection_failed',
+      `Target ${targetId} is no longer available on the attached browser`,
+      {
+        hint: 'The page closed meanwhile; open the tab again (optionally with app.target).',
+      },
+    );
+  }
+  return page;
+}
+
+/** Connect, get the page ready, and navigate when asked. Closes a page it created if anything fails. */
+export async function openTab(
+  p: InitPayload,
+  log: (level: LogLevel, msg: string) => void,
+): Promise<{ browser: Browser; page: Page }> {
+  guardAutoAttach(() => p.targetId);
+  let browser: Browser;
+  try {
+    browser = await puppeteer.connect({
+      browserWSEndpoint: p.browserWSEndpoint,
+      defaultViewport: null,
+      protocolTimeout: 60_000,
+    });
+  } catch (e) {
+    throw new BrowserError(
+      'connection_failed',
+      `Could not connect to ${p.browserWSEndpoint}: ${(e as Error).message}`,
+    );
+  }
+  let page: Page | null = null;
+  try {
+    page = await findPage(browser, p.targetId);
+    if (p.mode === 'headless' && p.stealth) await applyStealth(page);
+    const vp = p.viewport ?? (p.mode === 'headless' ? HEADLESS_VIEWPORT : null);
+    if (vp)
+      await page.setViewport({
+        width: vp.width,
+        height: vp.height,
+        deviceScaleFactor: vp.deviceScaleFactor ?? 1,
+      });
+    // The walker at document start of every later document; withApi installs it into the current one on demand.
+    await page.evaluateOnNewDocument(p.pageScript);
+    const policy = p.dialogs;
+    if (policy) {
+      page.on('dialog', (d) => {
+        log('debug', `dialog ${d.type()} "${d.message()}" → ${policy}`);
+        // accept answers a prompt with its default text, as pressing OK would
+        void (policy === 'accept' ? d.accept(d.defaultValue()) : d.dismiss()).catch(() => undefined);
+      });
+    }
+    if (p.url) {
+      checkUrl(p.url, p.allowedSchemes);
+      await page.goto(p.url, { waitUntil: p.waitUntil, timeout: p.timeoutMs }).catch((e: unknown) => {
+        throw navigationError(p.url!, e, p.timeoutMs);
+      });
+    }
+    return { browser, page };
+  } catch (e) {
+    if (page && p.mode === 'headless') await page.close().catch(() => undefined);
+    await browser.disconnect().catch(() => undefined);
+    throw e;
+  }
+}
+
+function navigationError(url: string, e: unknown, timeoutMs: number): BrowserError {
+  const err = classifyError(e);
+  if (err.code === 'timeout') {
+    return new BrowserError('timeout', `${url} did not finish loading within ${timeoutMs}ms.`, {
+      hint: 'Open it with wait_until "domcontentloaded" or "load", or a longer timeout.',
+    });
+  }
+  if (err.code === 'navigation_failed')
+    return new BrowserError('navigation_failed', `${url} could not be loaded: ${err.message}`);
+  return err;
+}
