@@ -9,6 +9,8 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
   title: string;
   url: string;
   truncated: boolean;
+  /** Elements written. */
+  elements: number;
 } {
   const SKIP = new Set([
     'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'BASE', 'SVG', 'CANVAS', 'OBJECT', 'EMBED',
@@ -34,6 +36,7 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
   const out: string[] = [];
   let size = 0;
   let truncated = false;
+  let elements = 0;
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const attr = (s: string) => esc(s).replace(/"/g, '&quot;');
   const push = (s: string) => {
@@ -43,6 +46,7 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
   };
 
   const openTag = (el: Element): string => {
+    elements++;
     let s = `<${el.localName}`;
     for (const name of KEEP) {
       const v = el.getAttribute(name);
@@ -133,5 +137,6 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
     title: document.title,
     url: location.href,
     truncated,
+    elements,
   };
 }

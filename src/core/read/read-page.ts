@@ -62,7 +62,7 @@ async function readFresh(page: BrowPage, scope: ReadScope): Promise<StoredRead> 
       .mainFrame()
       .evaluate(readableHtmlInPage, { viewport: scope === 'viewport', maxChars: MAX_HTML_CHARS }),
   );
-  const readable = htmlToReadable(snap.html, snap.title);
+  const readable = htmlToReadable(snap.html, snap.title, snap.elements);
   return { ...readable, id: newId('read'), scope, url: snap.url };
 }
 
