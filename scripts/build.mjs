@@ -1,7 +1,7 @@
 // Build: bundle the in-page scripts (one IIFE string each) and compile src/ to dist/.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +25,15 @@ await build({
 });
 
 if (!process.argv.includes('--injected-only')) {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
-    stdio: 'inherit',
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')],
+    {
+      stdio: 'inherit',
+    },
+  );
+  // the web console's static files (plain ES modules and CSS) are served from beside its routes
+  cpSync(join(root, 'src/doors/console/static'), join(root, 'dist/doors/console/static'), {
+    recursive: true,
   });
 }

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { capabilities } from '../../capabilities/registry.js';
 import { BrowRuntime } from '../../runtime/runtime.js';
+import { consoleRoute } from '../console/routes.js';
 import { eventsRoute } from '../http/events-route.js';
 import { startHttpServer } from '../http/server.js';
 import { MCP_CLI_OPTIONS, mcpHttpRoute, parseCaps, restrictRuntime, runMcpStdio } from '../mcp/index.js';
@@ -77,7 +78,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     host: values.host,
     port,
     token: values.token ?? null,
-    extraRoutes: [mcp.route, eventsRoute(runtime), demoRoute],
+    extraRoutes: [mcp.route, eventsRoute(runtime), consoleRoute(runtime), demoRoute],
   }).catch(async (e: unknown) => {
     await mcp.close();
     await runtime.close();
@@ -86,6 +87,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
   io.out(
     `brow serving the tool API at ${server.url}/v1/tools, MCP at ${server.url}/mcp, events at ${server.url}/v1/events\n`,
   );
+  io.out(`Web console: ${server.url}/${values.token ? '?token=<your token>' : ''}\n`);
   if (values.demo) {
     const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
     io.out(`${opened.content}\n`);
