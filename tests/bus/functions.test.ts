@@ -2,12 +2,13 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUS_FUNCTIONS } from '../../src/doors/bus/functions.js';
+import { parseBusError } from '../../src/doors/bus/errors.js';
 import { TRIGGER_TYPES } from '../../src/doors/bus/triggers.js';
+import { runBusFunction } from '../../src/doors/bus/worker.js';
 import { busEnv, type BusEnv } from './setup.js';
 
 let env: BusEnv;
 let sid: string;
-const has = (cap: string) => env.runtime.capabilities.some((c) => c.name === cap);
 const refIn = (tree: string, line: RegExp): string => {
   const hit = tree.split('\n').find((l) => line.test(l));
   const ref = hit ? /\[ref=(e\d+)\]/.exec(hit)?.[1] : undefined;
@@ -334,32 +335,22 @@ async function until(cond: () => Promise<boolean>, timeoutMs = 5000): Promise<vo
   }
 }
 
-describe('capabilities other issues add', () => {
-  const cases = [
-    ['browser::screenshot', 'browser_screenshot', { full_page: false }],
-    ['browser::evaluate', 'browser_evaluate', { expression: '1 + 1' }],
-    ['browser::execute', 'browser_execute', { code: 'log("hi"); state.n = 1; return 2' }],
-    ['browser::dom::read', 'browser_read_dom', {}],
-    ['browser::styles::read', 'browser_read_styles', { ref: 'e1' }],
-    ['browser::styles::write', 'browser_write_styles', { ref: 'e1', property: 'color', value: 'red' }],
-  ] as const;
-  it.each(cases)('%s answers capability_unavailable until %s lands', async (id, cap, payload) => {
-    if (has(cap)) return; // covered by the happy paths below once the capability exists
-    const err = await env.fail(id, { session_id: sid, ...payload });
-    expect(err.code).toBe('capability_unavailable');
-    expect(err.message).toContain(cap);
-  });
-
-  it('screenshot returns a JPEG as image content', async ({ skip }) => {
-    if (!has('browser_screenshot')) skip();
+describe('scripts, screenshots, DOM and styles', () => {
+  it('screenshot returns a JPEG as image content, with the page it shows', async () => {
     const s = await env.call('browser::screenshot', { session_id: sid });
     expect(s.content[0]).toMatchObject({ type: 'image', mime: 'image/jpeg' });
     expect(Buffer.from(s.content[0].data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-    expect(s.details).toMatchObject({ session_id: sid, width: expect.any(Number) });
+    expect(s.content[1]).toMatchObject({ type: 'text', text: expect.stringMatching(/Screenshot of/) });
+    expect(s.details).toEqual({
+      session_id: sid,
+      url: env.server.url('bus/console.html'),
+      width: expect.any(Number),
+      height: expect.any(Number),
+    });
+    expect(s.details.width).toBeGreaterThan(0);
   });
 
-  it('evaluate returns the completion value; a script error is data', async ({ skip }) => {
-    if (!has('browser_evaluate')) skip();
+  it('evaluate returns the completion value; a script error is data', async () => {
     expect(await env.call('browser::evaluate', { session_id: sid, expression: '6 * 7' })).toMatchObject({
       ok: true,
       value: 42,
@@ -369,8 +360,7 @@ describe('capabilities other issues add', () => {
     expect(bad.error).toMatch(/nope/);
   });
 
-  it('execute logs and keeps state across calls', async ({ skip }) => {
-    if (!has('browser_execute')) skip();
+  it('execute logs and keeps state across calls', async () => {
     const a = await env.call('browser::execute', {
       session_id: sid,
       code: 'log("one"); state.n = 1; return 7',
@@ -379,6 +369,47 @@ describe('capabilities other issues add', () => {
     expect(a.logs.join(' ')).toMatch(/one/);
     const b = await env.call('browser::execute', { session_id: sid, code: 'state.n += 1; return state.n' });
     expect(b.result).toBe(2);
+  });
+
+  it('reads the DOM tree, of the page or below a ref', async () => {
+    const page = await env.call('browser::dom::read', { session_id: sid });
+    expect(page.root).toMatchObject({ tag: 'body', ref: expect.stringMatching(/^e\d+$/) });
+    expect(page.truncated).toBe(false);
+    expect(page.root.children.map((c: any) => c.tag)).toEqual(expect.arrayContaining(['h1', 'button']));
+    const h1 = refIn(await snapshot(), /heading "Console page"/);
+    const sub = await env.call('browser::dom::read', { session_id: sid, ref: h1, depth: 0 });
+    expect(sub.root).toMatchObject({ tag: 'h1', ref: h1, text: 'Console page' });
+  });
+
+  it('reads computed styles and writes an inline style', async () => {
+    const button = refIn(await snapshot(), /button "Log"/);
+    const read = await env.call('browser::styles::read', { session_id: sid, ref: button });
+    expect(read.ref).toBe(button);
+    expect(read.properties.map((p: any) => p.name)).toContain('display');
+    const written = await env.call('browser::styles::write', {
+      session_id: sid,
+      ref: button,
+      property: 'color',
+      value: 'rgb(255, 0, 0)',
+    });
+    expect(written).toEqual({ ok: true, inline_style: expect.stringMatching(/color: rgb\(255, 0, 0\)/) });
+    const color = await env.call('browser::styles::read', {
+      session_id: sid,
+      ref: button,
+      properties: ['color'],
+    });
+    expect(color.properties).toEqual([{ name: 'color', value: 'rgb(255, 0, 0)' }]);
+    expect(color.inline_style).toMatch(/color/);
+  });
+
+  it('a function whose capability is missing answers capability_unavailable', async () => {
+    const row = {
+      ...BUS_FUNCTIONS.find((f) => f.id === 'browser::doctor')!,
+      capability: 'browser_not_built',
+    };
+    const err = await runBusFunction(env.runtime, row, {}).catch((e: unknown) => e as Error);
+    expect(parseBusError((err as Error).message)?.code).toBe('capability_unavailable');
+    expect((err as Error).message).toMatch(/browser::doctor needs the capability browser_not_built/);
   });
 });
 

@@ -207,10 +207,11 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     request: rq.screenshot,
     response: rs.screenshot,
     capability: 'browser_screenshot',
-    input: (p, fields) =>
-      defined({ ...sid(p), full_page: p.full_page, format: fields.has('format') ? 'jpeg' : undefined }),
-    output: (d, p, ctx) => {
+    input: (p) => defined({ ...sid(p), full_page: p.full_page }),
+    async output(d, p, ctx) {
       const img = ctx.images?.[0];
+      const pages = await ctx.call('browser_list_pages', { session_id: p.session_id });
+      const shown = pages.ok ? (pages.data.pages as Data[]).find((x) => x.page_id === d.page_id) : undefined;
       return {
         content: [
           ...(img ? [{ type: 'image', mime: img.mimeType, data: img.data }] : []),
@@ -218,9 +219,9 @@ export const BUS_FUNCTIONS: BusFunction[] = [
         ],
         details: {
           session_id: p.session_id,
-          url: d.url ?? d.page?.url ?? '',
-          width: d.width ?? 0,
-          height: d.height ?? 0,
+          url: shown?.url ?? '',
+          width: d.screenshot?.image_width ?? 0,
+          height: d.screenshot?.image_height ?? 0,
         },
       };
     },

@@ -115,7 +115,7 @@ export const requests = {
   dom: req({
     session_id: sessionId,
     ref: ref.optional(),
-    depth: z.number().int().min(1).max(20).optional().describe('Levels below the root (default 3)'),
+    depth: z.number().int().min(0).max(50).optional().describe('Levels below the root (default 3)'),
   }),
   stylesRead: req({
     session_id: sessionId,
