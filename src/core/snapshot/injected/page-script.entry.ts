@@ -8,7 +8,7 @@ import { describeElement } from './describe.js';
 import { hitTarget } from './hit-target.js';
 import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot } from './mutations.js';
-import { defineProperty, randomKey, symbolFor } from './natives.js';
+import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
 import { installPatches } from './patches.js';
 import { composedParent } from './shadow.js';
 import { BROW_PAGE_KEY, type BrowPageApi, type WalkOptions, type WalkResult } from './types.js';
@@ -43,9 +43,11 @@ function install(key: symbol): void {
     docKey,
     walk(opts?: WalkOptions): WalkResult {
       const seq = mutationState().seq;
-      const w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES);
+      let w: Walker | null = null;
       try {
+        w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES);
         if (opts?.rootId !== undefined) {
+          // An unknown or detached root walks nothing (staleReason() says why).
           const el = elementOf(opts.rootId);
           if (el) w.walkFrom(el, composedParent(el));
         } else if (document.documentElement) {
@@ -60,8 +62,8 @@ function install(key: symbol): void {
         url: location.href,
         title: document.title,
         viewport: viewport(),
-        nodes: w.nodes,
-        truncated: w.truncated,
+        nodes: w ? w.nodes : [],
+        truncated: w ? w.truncated : false,
       };
     },
     element: (id) => elementOf(id),
@@ -74,7 +76,7 @@ function install(key: symbol): void {
       return el ? describeElement(el) : null;
     },
   };
-  Object.freeze(api);
+  freeze(api);
   defineProperty(globalThis, key, { value: api, enumerable: false, writable: false, configurable: false });
 }
 
