@@ -1,5 +1,5 @@
 /** The CLI through its daemon, process after process: a round trip, --json parity with the tool API, exit codes, idle reaping. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
@@ -145,15 +145,29 @@ describe('--json equals the tool API', () => {
 describe('the daemon', () => {
   it('exits after --idle-timeout without commands, closing its Chromium', async () => {
     const session = `idle-${process.pid}`;
+    const log = join(cli.dir, `${session}.log`);
+    const daemonPid = () =>
+      Number(/brow daemon\[(\d+)\]: profile/.exec(existsSync(log) ? readFileSync(log, 'utf8') : '')?.[1]);
+    // the daemon may be gone 2 s after the command, so watch its browser while the command runs
+    const browsers = new Set<number>();
+    let running = true;
+    const watch = (async () => {
+      while (running) {
+        if (daemonPid()) for (const p of childPids(daemonPid())) browsers.add(p);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
     const opened = await cli.run(['open-page', url, '--idle-timeout', '2s'], { session });
+    running = false;
+    await watch;
     expect(opened.code, opened.stderr).toBe(0);
-    const status = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout);
-    expect(status.idle_timeout_ms).toBe(2000);
-    const browsers = childPids(status.pid);
-    expect(browsers.length).toBeGreaterThan(0);
-    expect(await until(() => !alive(status.pid), 20_000)).toBe(true);
+    const pid = daemonPid();
+    expect(readFileSync(log, 'utf8')).toContain('idle timeout 2000 ms');
+    expect(browsers.size).toBeGreaterThan(0);
+    expect(await until(() => !alive(pid), 30_000)).toBe(true);
+    expect(readFileSync(log, 'utf8')).toContain('stopping (idle for 2000 ms)');
     expect(existsSync(join(cli.dir, `${session}.sock`))).toBe(false);
-    expect(await until(() => browsers.every((p) => !alive(p)), 10_000)).toBe(true);
+    expect(await until(() => [...browsers].every((p) => !alive(p)), 10_000)).toBe(true);
     const after = await cli.run(['daemon', 'status'], { session });
     expect(after.code).toBe(1);
     expect(after.stdout).toContain('No brow daemon is running');
@@ -161,7 +175,8 @@ describe('the daemon', () => {
 
   it('daemon stop ends it (and its browser); the next command starts a new one', async () => {
     const session = `stop-${process.pid}`;
-    expect((await cli.run(['open-page', url], { session })).code).toBe(0);
+    const opened = await cli.run(['open-page', url], { session });
+    expect(opened.code, opened.stderr).toBe(0);
     const before = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout);
     const browsers = childPids(before.pid);
     const stopped = await cli.run(['daemon', 'stop'], { session });
@@ -175,11 +190,34 @@ describe('the daemon', () => {
     expect(after.pid).not.toBe(before.pid);
   });
 
+  it('commands that start the daemon at once share one daemon', async () => {
+    const session = `race-${process.pid}`;
+    const runs = await Promise.all([1, 2, 3].map(() => cli.run(['list-pages'], { session })));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const log = readFileSync(join(cli.dir, `${session}.log`), 'utf8');
+    expect(log.match(/listening on/g)).toHaveLength(1);
+    expect(JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout).running).toBe(
+      true,
+    );
+  });
+
+  it('says so when the running daemon has another configuration than asked for', async () => {
+    const session = `conf-${process.pid}`;
+    expect((await cli.run(['list-pages'], { session })).code).toBe(0);
+    const file = configFile({ max_sessions: 3 });
+    const r = await cli.run(['list-pages', '--config', file], { session });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`runs with no config file, not ${file}`);
+    expect(r.stderr).toContain(`brow daemon stop --session ${session}`);
+  });
+
   it('a second profile is a separate daemon with its own browser', async () => {
     const a = `pa-${process.pid}`;
     const b = `pb-${process.pid}`;
-    expect((await cli.run(['open-page', url], { session: a })).code).toBe(0);
+    const inA = await cli.run(['open-page', url], { session: a });
+    expect(inA.code, inA.stderr).toBe(0);
     const inB = await cli.run(['list-pages'], { session: b });
+    expect(inB.code, inB.stderr).toBe(0);
     expect(inB.stdout).toContain('No pages are open.');
     const sa = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session: a })).stdout);
     const sb = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session: b })).stdout);

@@ -5,7 +5,7 @@ import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Outcome } from '../../runtime/outcome.js';
-import { probe, type DaemonRequest, type DaemonStatus } from './daemon.js';
+import { BUILD, probe, type DaemonRequest, type DaemonStatus } from './daemon.js';
 import { profilePaths } from './runtime-dir.js';
 
 /** bin/brow.js, from src/doors/cli or dist/doors/cli alike. */
@@ -71,7 +71,7 @@ export async function ensureDaemon(t: DaemonTarget): Promise<string> {
   } finally {
     closeSync(out);
   }
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000; // a loaded machine can take long to start node
   while (Date.now() < deadline) {
     if (await probe(socket, 500)) return socket;
     // exit 0 = another daemon won the race: keep probing for it
@@ -83,12 +83,30 @@ export async function ensureDaemon(t: DaemonTarget): Promise<string> {
   );
 }
 
-/** Invoke a capability in the profile's daemon. */
-export async function invokeViaDaemon(t: DaemonTarget, name: string, input: unknown): Promise<Outcome> {
+/** Invoke a capability in the profile's daemon; warnings say when the daemon differs from what this command asked for. */
+export async function invokeViaDaemon(
+  t: DaemonTarget,
+  name: string,
+  input: unknown,
+): Promise<{ outcome: Outcome; warnings: string[] }> {
   const socket = await ensureDaemon(t);
-  const reply = await request<{ outcome?: Outcome; error?: string }>(socket, { op: 'invoke', name, input });
+  const reply = await request<{
+    outcome?: Outcome;
+    error?: string;
+    daemon?: { config_file: string | null; build: string };
+  }>(socket, { op: 'invoke', name, input });
   if (!reply.outcome) throw new DaemonUnreachable(`The daemon failed: ${reply.error ?? 'no answer'}`);
-  return reply.outcome;
+  const warnings: string[] = [];
+  const restart = `\`brow daemon stop --session ${t.profile}\` restarts it`;
+  if (reply.daemon && reply.daemon.build !== BUILD) {
+    warnings.push(`brow: the daemon for session "${t.profile}" runs an older build of brow; ${restart}.`);
+  }
+  if (reply.daemon && t.configFile && resolve(t.configFile) !== reply.daemon.config_file) {
+    warnings.push(
+      `brow: the daemon for session "${t.profile}" runs with ${reply.daemon.config_file ?? 'no config file'}, not ${resolve(t.configFile)}; ${restart} with it.`,
+    );
+  }
+  return { outcome: reply.outcome, warnings };
 }
 
 /** Status of a running daemon, or null when none answers (never starts one). */

@@ -4,8 +4,9 @@
  * connection: `{op:"invoke", name, input}` → `{outcome}`, `{op:"status"}`, `{op:"stop"}`.
  * After `idleMs` without a request it closes the browser and exits.
  */
-import { existsSync, unlinkSync } from 'node:fs';
+import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { BrowRuntime } from '../../runtime/runtime.js';
 import type { LoadedConfig } from '../lib/config.js';
 import { profilePaths } from './runtime-dir.js';
@@ -16,6 +17,9 @@ export interface DaemonRequest {
   input?: unknown;
 }
 
+/** Which build of brow this process runs: a daemon started before a rebuild or upgrade differs. */
+export const BUILD = String(statSync(fileURLToPath(import.meta.url)).mtimeMs);
+
 export interface DaemonStatus {
   profile: string;
   pid: number;
@@ -25,6 +29,7 @@ export interface DaemonStatus {
   idle_timeout_ms: number;
   in_flight: number;
   config_file: string | null;
+  build: string;
   cwd: string;
   sessions: unknown[];
 }
@@ -119,13 +124,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       idle_timeout_ms: opts.idleMs,
       in_flight: inFlight - 1,
       config_file: opts.loaded.file,
+      build: BUILD,
       cwd: process.cwd(),
       sessions: sessions.ok ? ((sessions.data.sessions as unknown[]) ?? []) : [],
     };
   };
 
   const answer = async (req: DaemonRequest): Promise<unknown> => {
-    if (req.op === 'invoke') return { outcome: await runtime.invoke(String(req.name), req.input ?? {}) };
+    if (req.op === 'invoke') {
+      const outcome = await runtime.invoke(String(req.name), req.input ?? {});
+      return { outcome, daemon: { config_file: opts.loaded.file, build: BUILD } };
+    }
     if (req.op === 'status') return { status: await status() };
     if (req.op === 'stop') return { stopping: true };
     return { pong: true };

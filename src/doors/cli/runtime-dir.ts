@@ -32,7 +32,14 @@ export interface ProfilePaths {
 
 export function profilePaths(profile: string, env: NodeJS.ProcessEnv = process.env): ProfilePaths {
   const dir = runtimeDir(env);
-  return { socket: join(dir, `${checkProfile(profile)}.sock`), log: join(dir, `${profile}.log`) };
+  const socket = join(dir, `${checkProfile(profile)}.sock`);
+  // a unix socket path has room for about 107 bytes
+  if (Buffer.byteLength(socket) > 100) {
+    throw new UsageError(`The daemon socket path ${socket} is too long for a unix socket.`, {
+      hint: 'Use a shorter --session name, or set BROW_RUNTIME_DIR to a short folder such as /tmp/brow.',
+    });
+  }
+  return { socket, log: join(dir, `${profile}.log`) };
 }
 
 /** "30m", "2s", "1500ms", "1h", or a bare number of seconds → milliseconds. */
