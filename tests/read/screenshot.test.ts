@@ -86,6 +86,14 @@ describe('browser_screenshot', () => {
     expect(file.width).toBe(Math.round(r.data.screenshot.region.width * 2));
   });
 
+  it('a ref without a visible box is not_interactable', async () => {
+    const pageId = await h.open('read/structure.html');
+    const outline: string = (await h.ok('browser_read_html', { page_id: pageId })).html;
+    const secret = /<p ref=(e\d+) id="secret"/.exec(outline)![1]!;
+    const e = await h.err('browser_screenshot', { page_id: pageId, ref: secret });
+    expect(e.code).toBe('not_interactable');
+  });
+
   it('saves inside the workspace in the format of the extension', async () => {
     const pageId = await h.open('read/article.html');
     for (const [path, format] of [

@@ -182,10 +182,15 @@ describe('read-only sessions', () => {
       expect(o.ok, expression).toBe(false);
       expect((o.data as any).error_code, expression).toBe('read_only');
     }
-    expect(
-      (await h.ok('browser_evaluate', { page_id: pageId, expression: 'document.body.childElementCount' }))
-        .value,
-    ).toBe(4);
+    // nothing was changed: the box is still there with its text
+    const box = await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: 'document.querySelector("#box").textContent',
+    });
+    expect(box.value).toBe('box');
+    expect((await h.ok('browser_evaluate', { page_id: pageId, expression: 'typeof window.x' })).value).toBe(
+      'undefined',
+    );
     expect((await h.err('browser_execute', { page_id: pageId, code: 'return 1' })).code).toBe('read_only');
     expect((await h.err('browser_add_init_script', { page_id: pageId, source: '1' })).code).toBe('read_only');
   });

@@ -3,6 +3,7 @@ import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import type { BrowPageApi } from '../snapshot/injected/types.js';
 import { withApi } from '../snapshot/page-script.js';
+import { sendRacingDialog } from '../scripts/evaluate.js';
 import { readTarget, refsFor } from './target.js';
 
 export const MAX_DOM_NODES = 500;
@@ -132,8 +133,11 @@ export async function readDom(
   data: { page_id: string; root: DomNode; truncated: boolean; node_count: number };
 }> {
   page.assertNoDialog();
-  const target = await readTarget(page, input.ref);
-  const res = await withApi(target.frame, domTreeInPage, target.rootId, input.depth, MAX_DOM_NODES);
+  const target = await sendRacingDialog(page, readTarget(page, input.ref));
+  const res = await sendRacingDialog(
+    page,
+    withApi(target.frame, domTreeInPage, target.rootId, input.depth, MAX_DOM_NODES),
+  );
   if ('missing' in res) {
     throw new BrowserError('stale_ref', `${input.ref ?? 'The document'} is no longer in the page.`, {
       details: { ref: input.ref, reason: 'detached' },

@@ -3,6 +3,7 @@ import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import type { BrowPageApi } from '../snapshot/injected/types.js';
 import { withApi } from '../snapshot/page-script.js';
+import { sendRacingDialog } from '../scripts/evaluate.js';
 import { readTarget, refsFor } from './target.js';
 
 export type HtmlDetail = 'outline' | 'full';
@@ -138,8 +139,12 @@ export async function readHtml(
   input: { ref?: string | undefined; detail: HtmlDetail; max_chars: number },
 ): Promise<{ text: string; data: ReadHtmlData }> {
   page.assertNoDialog();
-  const target = await readTarget(page, input.ref);
-  const res = await withApi(target.frame, cleanHtmlInPage, target.rootId, input.detail, input.max_chars);
+  // a dialog that opens meanwhile freezes the page: answer dialog_blocking instead of waiting on it
+  const target = await sendRacingDialog(page, readTarget(page, input.ref));
+  const res = await sendRacingDialog(
+    page,
+    withApi(target.frame, cleanHtmlInPage, target.rootId, input.detail, input.max_chars),
+  );
   if ('missing' in res) {
     throw new BrowserError('stale_ref', `${input.ref ?? 'The document'} is no longer in the page.`, {
       details: { ref: input.ref, reason: 'detached' },

@@ -179,7 +179,7 @@ async function labelBoxes(
   scale: number,
   m: Metrics,
 ): Promise<{ boxes: LabelBox[]; map: Record<string, string> }> {
-  const snap = await takeSnapshot(page);
+  const snap = await sendRacingDialog(page, takeSnapshot(page));
   const boxes: LabelBox[] = [];
   const map: Record<string, string> = {};
   const picked = snap.nodes
@@ -225,7 +225,7 @@ export async function screenshot(
   const asked = input.scale ?? 1;
   let region: Region;
   let fullPage = false;
-  if (input.ref) region = await refRegion(page, input.ref);
+  if (input.ref) region = await sendRacingDialog(page, refRegion(page, input.ref));
   else {
     const m = await metricsOf(page);
     fullPage = input.full_page;

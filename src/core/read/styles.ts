@@ -4,6 +4,7 @@ import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import type { BrowPageApi } from '../snapshot/injected/types.js';
 import { withApi } from '../snapshot/page-script.js';
+import { sendRacingDialog } from '../scripts/evaluate.js';
 
 /** The properties read when the caller names none: layout, box, type, colour, visibility. */
 export const DEFAULT_PROPERTIES = [
@@ -28,21 +29,24 @@ export async function readStyles(page: BrowPage, ref: string, properties: string
       hint: 'Use property names such as "color" or "margin-top", or ["*"] for every computed property.',
     });
   }
-  const loc = await locate(page, ref);
-  const res = await withApi(
-    loc.frame,
-    (api: BrowPageApi, id: number, wanted: string[]): StyleRead => {
-      const el = api.element(id) as HTMLElement | null;
-      if (!el) return { gone: true };
-      const cs = getComputedStyle(el);
-      const list = wanted.includes('*') ? Array.from(cs) : wanted;
-      return {
-        properties: list.map((name) => ({ name, value: cs.getPropertyValue(name) })),
-        inline_style: el.getAttribute('style') ?? '',
-      };
-    },
-    loc.entry.localId,
-    names,
+  const loc = await sendRacingDialog(page, locate(page, ref));
+  const res = await sendRacingDialog(
+    page,
+    withApi(
+      loc.frame,
+      (api: BrowPageApi, id: number, wanted: string[]): StyleRead => {
+        const el = api.element(id) as HTMLElement | null;
+        if (!el) return { gone: true };
+        const cs = getComputedStyle(el);
+        const list = wanted.includes('*') ? Array.from(cs) : wanted;
+        return {
+          properties: list.map((name) => ({ name, value: cs.getPropertyValue(name) })),
+          inline_style: el.getAttribute('style') ?? '',
+        };
+      },
+      loc.entry.localId,
+      names,
+    ),
   );
   if ('gone' in res)
     throw new BrowserError('stale_ref', `${ref} is no longer in the page.`, {
@@ -71,33 +75,36 @@ export async function writeStyle(
       hint: 'Use a property name such as "background-color" or "--my-var".',
     });
   }
-  const loc = await locate(page, input.ref);
-  const res = await withApi(
-    loc.frame,
-    (api: BrowPageApi, id: number, prop: string, value: string, important: boolean): StyleWrite => {
-      const el = api.element(id) as HTMLElement | null;
-      if (!el) return { gone: true };
-      if (value === '') el.style.removeProperty(prop);
-      else {
-        const prev = el.style.getPropertyValue(prop);
-        const prevPriority = el.style.getPropertyPriority(prop);
-        el.style.removeProperty(prop);
-        el.style.setProperty(prop, value, important ? 'important' : '');
-        // an invalid value is ignored by the browser: say so (and leave the old value) instead of pretending
-        if (el.style.getPropertyValue(prop) === '') {
-          if (prev) el.style.setProperty(prop, prev, prevPriority);
-          return { rejected: true };
+  const loc = await sendRacingDialog(page, locate(page, input.ref));
+  const res = await sendRacingDialog(
+    page,
+    withApi(
+      loc.frame,
+      (api: BrowPageApi, id: number, prop: string, value: string, important: boolean): StyleWrite => {
+        const el = api.element(id) as HTMLElement | null;
+        if (!el) return { gone: true };
+        if (value === '') el.style.removeProperty(prop);
+        else {
+          const prev = el.style.getPropertyValue(prop);
+          const prevPriority = el.style.getPropertyPriority(prop);
+          el.style.removeProperty(prop);
+          el.style.setProperty(prop, value, important ? 'important' : '');
+          // an invalid value is ignored by the browser: say so (and leave the old value) instead of pretending
+          if (el.style.getPropertyValue(prop) === '') {
+            if (prev) el.style.setProperty(prop, prev, prevPriority);
+            return { rejected: true };
+          }
         }
-      }
-      return {
-        inline_style: el.getAttribute('style') ?? '',
-        value: getComputedStyle(el).getPropertyValue(prop),
-      };
-    },
-    loc.entry.localId,
-    input.property,
-    input.value,
-    input.important,
+        return {
+          inline_style: el.getAttribute('style') ?? '',
+          value: getComputedStyle(el).getPropertyValue(prop),
+        };
+      },
+      loc.entry.localId,
+      input.property,
+      input.value,
+      input.important,
+    ),
   );
   if ('gone' in res) {
     throw new BrowserError('stale_ref', `${input.ref} is no longer in the page.`, {

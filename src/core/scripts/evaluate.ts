@@ -4,9 +4,10 @@
  * Read-only sessions run the expression under V8's side-effect check (Runtime.evaluate
  * throwOnSideEffect, what DevTools uses for eager evaluation): reads of the DOM and page state
  * pass; assignments, DOM changes, network calls, `await`, top-level let/const and calls V8 cannot
- * prove free of side effects are refused with read_only before they run. It is conservative
- * (some harmless calls are refused too) and it is the page's JavaScript only: it cannot stop
- * CSS animations or timers that were already running.
+ * prove free of side effects are refused with read_only before they run. It is conservative:
+ * some harmless calls are refused too (Blink does not mark document.getElementById pure, while
+ * querySelector is). It covers the expression only: timers and animations the page already runs
+ * go on.
  */
 import type { Protocol } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
@@ -36,9 +37,9 @@ export async function sendRacingDialog<T>(page: BrowPage, work: Promise<T>): Pro
   if ('dialog' in r) {
     throw new BrowserError(
       'dialog_blocking',
-      `The script opened a ${r.dialog.type} dialog: "${r.dialog.message}".`,
+      `A ${r.dialog.type} dialog opened while the call ran: "${r.dialog.message}".`,
       {
-        hint: 'Answer it with browser_handle_dialog; the script continues after that.',
+        hint: 'Answer it with browser_handle_dialog; the page continues after that.',
         details: { dialog: r.dialog },
       },
     );
@@ -58,7 +59,8 @@ export function scriptError(
     return new BrowserError('read_only', `This session is read-only and the ${what} may change the page.`, {
       hint:
         'Read-only sessions evaluate only expressions V8 can prove free of side effects: plain reads of the DOM and page state. ' +
-        'Assignments, DOM changes, fetch, await and top-level let/const are refused; start a session without read_only to change the page.',
+        'Assignments, DOM changes, fetch, await and top-level let/const are refused, and so are a few pure calls V8 cannot prove ' +
+        '(use document.querySelector("#id") rather than getElementById). Start a session without read_only to change the page.',
     });
   }
   return new BrowserError('script_error', `The ${what} threw: ${message}`, {

@@ -142,7 +142,11 @@ export async function executeScript(
     );
     if (res.exceptionDetails) throw scriptError(res.exceptionDetails, false, 'script');
     const envelope = res.result.objectId;
-    if (!envelope) throw new BrowserError('unexpected_error', 'The script wrapper returned no envelope.');
+    if (!envelope)
+      throw new BrowserError(
+        'script_error',
+        'The script wrapper returned no result (the page may have replaced Promise).',
+      );
     const raw = (await sendRacingDialog(page, part(page, envelope, 'meta', objectGroup, true)))
       .value as ScriptMeta;
     const result = raw.ok
