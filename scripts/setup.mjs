@@ -22,24 +22,35 @@ const executable = (p) => {
 };
 
 const chrome =
-  [process.env.BROW_CHROME, process.env.CHROME_PATH, process.env.PUPPETEER_EXECUTABLE_PATH].find((p) => p && executable(p)) ||
-  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].find(executable);
+  [process.env.BROW_CHROME, process.env.CHROME_PATH, process.env.PUPPETEER_EXECUTABLE_PATH].find(
+    (p) => p && executable(p),
+  ) ||
+  [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+  ].find(executable);
 
 const wanted = [];
 if (!chrome) wanted.push('chromium');
 if (!has('ffmpeg')) wanted.push('ffmpeg');
 if (!has('Xvfb')) wanted.push('xvfb');
-if (!has('fc-list') || !execSync('fc-list 2>/dev/null || true', { shell: '/bin/sh' }).toString().trim()) wanted.push('fonts-liberation');
+if (!has('fc-list') || !execSync('fc-list 2>/dev/null || true', { shell: '/bin/sh' }).toString().trim())
+  wanted.push('fonts-liberation');
 
 if (wanted.length === 0) process.exit(0);
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 if (isRoot && has('apt-get')) {
   console.log(`brow setup: installing ${wanted.join(', ')} with apt-get…`);
   execSync('apt-get update -qq', { stdio: 'inherit' });
-  execSync(`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${wanted.join(' ')}`, {
-    stdio: 'inherit',
-    shell: '/bin/sh',
-  });
+  execSync(
+    `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${wanted.join(' ')}`,
+    {
+      stdio: 'inherit',
+      shell: '/bin/sh',
+    },
+  );
 } else if (!chrome) {
   console.error(
     'brow needs Chromium or Chrome. Install it (Debian/Ubuntu: sudo apt-get install chromium; macOS: install Google Chrome),\n' +
@@ -47,5 +58,7 @@ if (isRoot && has('apt-get')) {
   );
   process.exit(1);
 } else {
-  console.log(`brow setup: optional tools missing (${wanted.join(', ')}); recording or headful tests may be skipped.`);
+  console.log(
+    `brow setup: optional tools missing (${wanted.join(', ')}); recording or headful tests may be skipped.`,
+  );
 }

@@ -9,4 +9,6 @@ if (!existsSync(file)) {
 const r = JSON.parse(readFileSync(file, 'utf8'));
 // a suite that failed to load has no failed tests of its own: count it once
 const failed = Math.max(r.numFailedTests ?? 0, r.success === false ? 1 : 0);
-console.log(`${r.numPassedTests ?? 0} passed, ${failed} failed, ${(r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)} skipped`);
+console.log(
+  `${r.numPassedTests ?? 0} passed, ${failed} failed, ${(r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)} skipped`,
+);
