@@ -96,7 +96,7 @@ describe('brow worker', () => {
         `[bus] snapshot latency on noisy.html (2000 console entries/s), worker and subscriber in their own processes, 20 calls: ` +
           `no subscriber median ${quiet.median.toFixed(1)} ms, p90 ${quiet.p90.toFixed(1)} ms; ` +
           `hanging console-event subscriber median ${loaded.median.toFixed(1)} ms, p90 ${loaded.p90.toFixed(1)} ms ` +
-          `(${delivered() - before} events delivered to it meanwhile, capped at 500/s per binding)`,
+          `(${delivered() - before} events delivered to it meanwhile, capped at ${process.env.BROW_BUS_EVENT_RATE || 500}/s per binding)`,
       );
       sub.proc.kill('SIGTERM');
       await call('browser::sessions::stop', { session_id: sid });

@@ -272,6 +272,14 @@ describe('act', () => {
     );
   });
 
+  it('fails closed with stale_ref on a ref from before a navigation', async () => {
+    const old = refIn(await snapshot(), /button "Send"/);
+    await env.call('browser::navigate', { session_id: sid, url: env.server.url('bus/form.html?again') });
+    const err = await env.fail('browser::act', { session_id: sid, action: 'click', ref: old });
+    expect(err.code).toBe('stale_ref');
+    expect(err.message).toMatch(/browser::snapshot/);
+  });
+
   it('refuses actions in a read-only session', async () => {
     const ro = await env.call('browser::sessions::start', {
       url: env.server.url('bus/form.html'),

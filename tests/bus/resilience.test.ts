@@ -1,4 +1,4 @@
-/** The worker survives an engine restart, and a subscriber that never answers does not slow snapshots. */
+/** The worker survives an engine restart: it reconnects, re-registers, and keeps its sessions. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from './engine-harness.js';
 import { busEnv, until, type BusEnv } from './setup.js';
@@ -55,52 +55,5 @@ describe('engine restart', () => {
     expect(after.tree.replace(/\[ref=e\d+\]/g, '')).toBe(before.replace(/\[ref=e\d+\]/g, ''));
     await env.call('browser::navigate', { session_id: sid, url: env.server.url('bus/second.html') });
     await until(() => got.some((p: any) => p.url.endsWith('second.html')), 'a trigger after the restart');
-  });
-});
-
-describe('a subscriber that never answers', () => {
-  it('does not slow snapshots of a page that logs a lot', async () => {
-    const sid = (await env.call('browser::sessions::start', { url: env.server.url('bus/noisy.html') }))
-      .session_id;
-    const timeSnapshots = async (n: number) => {
-      const ms: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        await env.call('browser::snapshot', { session_id: sid });
-        ms.push(performance.now() - t0);
-      }
-      ms.sort((a, b) => a - b);
-      return { median: ms[Math.floor(n / 2)]!, max: ms[n - 1]! };
-    };
-    await timeSnapshots(3); // warm up
-    const quiet = await timeSnapshots(15);
-
-    let delivered = 0;
-    env.agent.registerFunction('sub::hang', () => {
-      delivered += 1;
-      return new Promise(() => undefined); // never answers
-    });
-    const t = env.agent.registerTrigger({
-      type: 'browser::console-event',
-      function_id: 'sub::hang',
-      config: { session_id: sid },
-    });
-    await env.engine.waitFor(
-      () => env.engine.triggers().some((x) => x.function_id === 'sub::hang' && x.status === 'ok'),
-      'the hanging binding',
-    );
-    await until(() => delivered > 100, 'console events reaching the hanging subscriber');
-    const atStart = delivered;
-    const loaded = await timeSnapshots(15);
-    console.log(
-      `[bus] snapshot latency on noisy.html (15 calls through the engine double): ` +
-        `no subscriber median ${quiet.median.toFixed(1)} ms, max ${quiet.max.toFixed(1)} ms; ` +
-        `hanging console-event subscriber median ${loaded.median.toFixed(1)} ms, max ${loaded.max.toFixed(1)} ms; ` +
-        `${delivered} console events delivered to it (${delivered - atStart} during the timed calls)`,
-    );
-    expect(loaded.median).toBeGreaterThan(0);
-    expect(delivered).toBeGreaterThan(atStart);
-    t.unregister();
-    await env.call('browser::sessions::stop', { session_id: sid });
   });
 });

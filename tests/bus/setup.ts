@@ -50,14 +50,6 @@ export async function busEnv(
     engine: engine.url,
     reconnection: FAST_RECONNECT,
     configuration: opts.configuration ?? false,
-    ...(process.env.BUS_FLOW_RATE
-      ? {
-          flow: {
-            ratePerSecond: Number(process.env.BUS_FLOW_RATE),
-            burst: Number(process.env.BUS_FLOW_RATE),
-          },
-        }
-      : {}),
     log: (m) => logs.push(m),
   });
   const agent = agentClient(engine.url);

@@ -21,9 +21,12 @@ export async function workerCommand(
     await runtime.close();
     throw new Error(`brow worker: ${(e as Error).message} (usage: brow ${WORKER_USAGE})`);
   }
+  // BROW_BUS_EVENT_RATE: trigger events per second per binding (default 500; bursts twice that)
+  const rate = Number(process.env.BROW_BUS_EVENT_RATE);
   const worker = runBusWorker(runtime, {
     ...(values.engine ? { engine: values.engine } : {}),
     ...(values.name ? { workerName: values.name } : {}),
+    ...(rate > 0 ? { flow: { ratePerSecond: rate, burst: 2 * rate } } : {}),
   });
   out(`brow worker: ${worker.functions.length} browser::* functions for the engine at ${worker.engine}\n`);
   const stop = async () => {

@@ -31,31 +31,43 @@ export function applyConfig(runtime: BrowRuntime, value: unknown, log: (m: strin
 
 /**
  * Register the schema and bind updates. Returns false when no configuration worker answers
- * (brow then keeps its local configuration).
+ * (brow then keeps its local configuration). While the engine is unreachable (TIMEOUT) it tries
+ * again, every 5 s, until `signal` aborts.
  */
 export async function syncConfiguration(
   client: IIIClient,
   runtime: BrowRuntime,
   log: (m: string) => void,
+  signal?: AbortSignal,
 ): Promise<boolean> {
-  try {
-    await client.trigger({
-      function_id: 'configuration::register',
-      payload: {
-        id: CONFIG_ID,
-        name: 'browser',
-        description: 'brow browser worker: sessions, timeouts, buffers, allowed schemes, attach.',
-        schema: z.toJSONSchema(configSchema, { io: 'input' }),
-      },
-      timeoutMs: 10_000,
-    });
-  } catch (e) {
-    log(
-      isMissing(e)
-        ? 'no configuration worker on the engine: using local configuration'
-        : `configuration::register failed: ${String(e)}`,
-    );
-    return false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.trigger({
+        function_id: 'configuration::register',
+        payload: {
+          id: CONFIG_ID,
+          name: 'browser',
+          description: 'brow browser worker: sessions, timeouts, buffers, allowed schemes, attach.',
+          schema: z.toJSONSchema(configSchema, { io: 'input' }),
+        },
+        timeoutMs: 10_000,
+      });
+      break;
+    } catch (e) {
+      const code = (e as { code?: string })?.code;
+      if (code === 'TIMEOUT' && !signal?.aborted) {
+        if (attempt === 1)
+          log('configuration::register: no answer yet (engine unreachable?); trying again every 5 s');
+        await new Promise((r) => setTimeout(r, 5000).unref());
+        if (!signal?.aborted) continue;
+      }
+      log(
+        isMissing(e)
+          ? 'no configuration worker on the engine: using local configuration'
+          : `configuration::register failed: ${String(e)}`,
+      );
+      return false;
+    }
   }
   client.registerFunction(
     CONFIG_FUNCTION,

@@ -129,10 +129,11 @@ export function runBusWorker(runtime: BrowRuntime, opts: BusWorkerOptions = {}):
       metadata: { capability: typeof f.capability === 'string' ? f.capability : 'by action' },
     });
   }
+  const closing = new AbortController();
   const configured =
     opts.configuration === false
       ? Promise.resolve(false)
-      : syncConfiguration(client, runtime, log).catch(() => false);
+      : syncConfiguration(client, runtime, log, closing.signal).catch(() => false);
 
   return {
     client,
@@ -140,6 +141,7 @@ export function runBusWorker(runtime: BrowRuntime, opts: BusWorkerOptions = {}):
     functions: BUS_FUNCTIONS.map((f) => f.id),
     configured,
     async close() {
+      closing.abort();
       triggers.stop();
       await client.shutdown();
     },
