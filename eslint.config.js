@@ -6,15 +6,22 @@ import importX from 'eslint-plugin-import-x';
 const layer = (files, forbidden, message) => ({
   files,
   rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: forbidden.map((group) => ({ group: [group], message })) },
-    ],
+    'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
   },
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/node_modules/**', 'tests/fixtures/pages/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'bench/node_modules/**',
+      'tests/fixtures/pages/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -35,7 +42,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/capabilities/**', '**/runtime/**', '**/doors/**'], message: 'core must not depend on outer layers.' },
+            {
+              group: ['**/capabilities/**', '**/runtime/**', '**/doors/**'],
+              message: 'core must not depend on outer layers.',
+            },
           ],
         },
       ],
@@ -47,5 +57,9 @@ export default tseslint.config(
     'capabilities depend on core only.',
   ),
   layer(['src/runtime/**/*.ts'], ['**/doors/**', 'puppeteer-core'], 'runtime must not depend on doors.'),
-  layer(['src/doors/**/*.ts'], ['**/core/**', 'puppeteer-core'], 'doors reach the core only through runtime/ and capabilities/.'),
+  layer(
+    ['src/doors/**/*.ts'],
+    ['**/core/**', 'puppeteer-core'],
+    'doors reach the core only through runtime/ and capabilities/.',
+  ),
 );

@@ -52,7 +52,10 @@ export function toolList(runtime: BrowRuntime) {
 }
 
 /** Start the server; refuses a non-loopback bind without a token. */
-export async function startHttpServer(runtime: BrowRuntime, opts: HttpServerOptions = {}): Promise<RunningServer> {
+export async function startHttpServer(
+  runtime: BrowRuntime,
+  opts: HttpServerOptions = {},
+): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? null;
   if (!isLoopbackBind(host) && !token) {
@@ -61,21 +64,33 @@ export async function startHttpServer(runtime: BrowRuntime, opts: HttpServerOpti
   let port = opts.port ?? 7777;
   const server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { ok: false, content: String(e), data: { error_code: 'unexpected_error' } });
+      if (!res.headersSent)
+        sendJson(res, 500, { ok: false, content: String(e), data: { error_code: 'unexpected_error' } });
       else res.end();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const denied = checkRequest(req, { host, port, token });
-    if (denied) return sendJson(res, denied.status, { ok: false, content: denied.reason, data: { error_code: 'forbidden' } });
+    if (denied)
+      return sendJson(res, denied.status, {
+        ok: false,
+        content: denied.reason,
+        data: { error_code: 'forbidden' },
+      });
     const url = new URL(req.url ?? '/', `http://${host}`);
     for (const route of opts.extraRoutes ?? []) if (await route(req, res, url)) return;
     if (req.method === 'GET' && url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
-    if (req.method === 'GET' && url.pathname === '/v1/tools') return sendJson(res, 200, { tools: toolList(runtime) });
+    if (req.method === 'GET' && url.pathname === '/v1/tools')
+      return sendJson(res, 200, { tools: toolList(runtime) });
     const m = /^\/v1\/tools\/([\w:.-]+)$/.exec(url.pathname);
     if (m) {
-      if (req.method !== 'POST') return sendJson(res, 405, { ok: false, content: 'Use POST.', data: { error_code: 'invalid_request' } });
+      if (req.method !== 'POST')
+        return sendJson(res, 405, {
+          ok: false,
+          content: 'Use POST.',
+          data: { error_code: 'invalid_request' },
+        });
       const raw = await readBody(req);
       let input: unknown = {};
       if (raw.trim()) {
@@ -84,8 +99,13 @@ export async function startHttpServer(runtime: BrowRuntime, opts: HttpServerOpti
         } catch {
           return sendJson(res, 400, {
             ok: false,
-            content: 'Browser operation failed [invalid_request]: the body is not JSON. Send the parameters as a JSON object.',
-            data: { error_code: 'invalid_request', message: 'The body is not JSON.', hint: 'Send the parameters as a JSON object.' },
+            content:
+              'Browser operation failed [invalid_request]: the body is not JSON. Send the parameters as a JSON object.',
+            data: {
+              error_code: 'invalid_request',
+              message: 'The body is not JSON.',
+              hint: 'Send the parameters as a JSON object.',
+            },
           });
         }
       }
@@ -93,7 +113,11 @@ export async function startHttpServer(runtime: BrowRuntime, opts: HttpServerOpti
       const outcome = await runtime.invoke(m[1]!, input, { owner: typeof owner === 'string' ? owner : null });
       return sendJson(res, 200, outcome);
     }
-    sendJson(res, 404, { ok: false, content: `No route ${req.method} ${url.pathname}.`, data: { error_code: 'invalid_request' } });
+    sendJson(res, 404, {
+      ok: false,
+      content: `No route ${req.method} ${url.pathname}.`,
+      data: { error_code: 'invalid_request' },
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
