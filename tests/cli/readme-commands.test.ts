@@ -48,8 +48,9 @@ describe("the README's first commands", () => {
         // already gone
       }
     }
+    // node_modules of the clone is large: removing it takes a while on a busy machine
     if (clone) rmSync(clone, { recursive: true, force: true });
-  });
+  }, 300_000);
 
   it('are the demo and the test command, first', () => {
     expect(commands.slice(0, 2)).toEqual(['npm install && npm run demo', 'npm install && npm test']);
