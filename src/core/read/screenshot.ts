@@ -10,21 +10,11 @@ import { BrowserError } from '../errors.js';
 import { workspacePath, workspaceRoot } from '../paths.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import type { BrowPage } from '../session/page.js';
-import { takeSnapshot } from '../snapshot/snapshot.js';
-import {
-  drawLabels,
-  encodeForFile,
-  formatOf,
-  modelCopy,
-  MODEL_MAX_SIDE,
-  type LabelBox,
-  type SaveFormat,
-} from './image.js';
+import { labelBoxes } from './labels.js';
+import { drawLabels, encodeForFile, formatOf, modelCopy, MODEL_MAX_SIDE, type SaveFormat } from './image.js';
 
 /** The tallest (and widest) region captured at once, in CSS px and in device px. */
 export const MAX_CAPTURE_SIDE = 16_384;
-const MAX_LABELS = 300;
-const LABELLED_ACTIONS = new Set(['click', 'fill', 'type', 'press', 'select', 'check', 'upload', 'drag']);
 
 export interface ScreenshotInput {
   full_page: boolean;
@@ -151,68 +141,37 @@ async function capture(
 ): Promise<{ png: Buffer; region: Region; clipped: boolean }> {
   let r = region;
   let clipped = false;
+  const timeoutMs = page.session.config.default_timeout_ms;
   for (;;) {
-    try {
-      const { data } = await sendRacingDialog(
-        page,
-        page.cdp.send('Page.captureScreenshot', {
-          format: 'png',
-          clip: { ...r, scale },
-          captureBeyondViewport: beyond,
-          fromSurface: true,
-        }),
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new BrowserError('timeout', `Chromium did not deliver the screenshot within ${timeoutMs} ms.`),
+          ),
+        timeoutMs,
       );
+    });
+    try {
+      const shot = page.cdp.send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...r, scale },
+        captureBeyondViewport: beyond,
+        fromSurface: true,
+      });
+      const { data } = await sendRacingDialog(page, Promise.race([shot, deadline]));
       return { png: Buffer.from(data, 'base64'), region: r, clipped };
     } catch (e) {
-      if (e instanceof BrowserError || r.height <= 1000) throw e;
-      // "Page is too large" / "Unable to capture screenshot": halve the height and say so
+      const tooLarge = /too large|unable to capture/i.test(String((e as Error)?.message ?? e));
+      if (e instanceof BrowserError || !tooLarge || r.height <= 1000) throw e;
+      // Chromium refuses regions it cannot allocate: halve the height and say so
       r = { ...r, height: Math.floor(r.height / 2) };
       clipped = true;
+    } finally {
+      clearTimeout(timer);
     }
   }
-}
-
-/** Visible refs with something to do, as label boxes in image pixels. */
-async function labelBoxes(
-  page: BrowPage,
-  region: Region,
-  scale: number,
-  m: Metrics,
-): Promise<{ boxes: LabelBox[]; map: Record<string, string> }> {
-  const snap = await sendRacingDialog(page, takeSnapshot(page));
-  const boxes: LabelBox[] = [];
-  const map: Record<string, string> = {};
-  const picked = snap.nodes
-    .filter(
-      (n) =>
-        n.ref &&
-        !n.opaque &&
-        n.box[2] >= 1 &&
-        n.box[3] >= 1 &&
-        n.actions.some((a) => LABELLED_ACTIONS.has(a)),
-    )
-    .map((n) => ({ n, x: n.box[0] + m.scrollX, y: n.box[1] + m.scrollY, w: n.box[2], h: n.box[3] }))
-    .filter(
-      (b) =>
-        b.x < region.x + region.width &&
-        b.x + b.w > region.x &&
-        b.y < region.y + region.height &&
-        b.y + b.h > region.y,
-    )
-    .sort((a, b) => a.y - b.y || a.x - b.x)
-    .slice(0, MAX_LABELS);
-  picked.forEach((b, i) => {
-    const label = `A${i + 1}`;
-    map[label] = b.n.ref!;
-    boxes.push({
-      label,
-      x: Math.round((b.x - region.x) * scale),
-      y: Math.round((b.y - region.y) * scale),
-      width: Math.max(1, Math.round(b.w * scale)),
-      height: Math.max(1, Math.round(b.h * scale)),
-    });
-  });
-  return { boxes, map };
 }
 
 /** Take the screenshot; returns the data and the model's image. */
