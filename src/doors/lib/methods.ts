@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import * as actions from '../../capabilities/actions.js';
 import * as attach from '../../capabilities/attach.js';
+import * as browserTool from '../../capabilities/browser-tool.js';
 import * as dialogs from '../../capabilities/dialogs.js';
 import * as live from '../../capabilities/live.js';
 import type { Capability } from '../../capabilities/define.js';
@@ -15,9 +16,11 @@ import * as observe from '../../capabilities/observe.js';
 import * as pages from '../../capabilities/pages.js';
 import * as pointer from '../../capabilities/pointer.js';
 import * as read from '../../capabilities/read.js';
+import * as screenshots from '../../capabilities/screenshots.js';
 import * as scripts from '../../capabilities/scripts.js';
 import * as sessions from '../../capabilities/sessions.js';
 import * as snapshot from '../../capabilities/snapshot.js';
+import * as styles from '../../capabilities/styles.js';
 import type { OkOutcome, Outcome } from '../../runtime/outcome.js';
 
 /** Every capability module the registry lists (a new module is one entry here; a test says when one is missing). */
@@ -34,6 +37,9 @@ export const TYPED_MODULES = [
   dialogs,
   read,
   live,
+  styles,
+  screenshots,
+  browserTool,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void
