@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowConfigInput } from '../../src/core/config.js';
-import type { Outcome } from '../../src/runtime/outcome.js';
+import type { OkOutcome, Outcome } from '../../src/runtime/outcome.js';
 import { harness, type Harness } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,9 +58,9 @@ export interface ToolHarness extends Harness {
   /** Call the browser tool; returns the outcome as is. */
   tool(input: Record<string, unknown>): Promise<Outcome>;
   /** Call it and expect ok; returns the outcome. */
-  toolOk(input: Record<string, unknown>): Promise<Outcome>;
+  toolOk(input: Record<string, unknown>): Promise<OkOutcome>;
   /** Run code in a tab (default "main") and expect ok. */
-  run(code: string, extra?: Record<string, unknown>): Promise<Outcome>;
+  run(code: string, extra?: Record<string, unknown>): Promise<OkOutcome>;
 }
 
 export async function toolHarness(config: BrowConfigInput = {}): Promise<ToolHarness> {

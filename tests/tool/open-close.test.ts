@@ -6,7 +6,7 @@ let h: ToolHarness;
 
 beforeAll(async () => {
   h = await toolHarness();
-});
+}, 180_000);
 
 afterAll(async () => {
   await h?.close();

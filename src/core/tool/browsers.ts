@@ -61,6 +61,8 @@ const CONNECT_WAIT_MS = 5_000;
 
 export class BrowserRegistry {
   private readonly handles = new Map<string, Promise<BrowserHandle>>();
+  /** Apps brow spawned and left running (closed without kill): reused by path, like the seed's process scan. */
+  private readonly running = new Map<string, { child: ChildProcess; port: number }>();
 
   constructor(private readonly sharedBrowser: () => Promise<Browser>) {}
 
@@ -107,6 +109,7 @@ export class BrowserRegistry {
       await h.browser.close().catch(() => undefined);
       if (h.child) await killTree(h.child);
       else if (h.pid) signalPid(h.pid);
+      if (h.kind.kind === 'spawned') this.running.delete(h.kind.path);
       return;
     }
     await h.browser.disconnect().catch(() => undefined);
@@ -129,6 +132,17 @@ export class BrowserRegistry {
       const browser = await connect(ws, kind.cdpUrl);
       return { key, kind, browser, wsEndpoint: ws, refs: 0, describe: `connected ${kind.cdpUrl}` };
     }
+    const mine = this.running.get(kind.path);
+    if (mine && !exited(mine.child)) {
+      const base = `http://127.0.0.1:${mine.port}`;
+      const ws = await waitForCdp(base, 1000).catch(() => null);
+      if (ws) {
+        const browser = await connect(ws, base);
+        const describe = `spawned ${kind.path} (pid ${mine.child.pid ?? '?'})`;
+        return { key, kind, browser, wsEndpoint: ws, refs: 0, child: mine.child, describe };
+      }
+    }
+    this.running.delete(kind.path);
     const running = await findReusableCdp(kind.path);
     if (running) {
       const ws = await waitForCdp(running.base, CONNECT_WAIT_MS);
@@ -145,6 +159,7 @@ export class BrowserRegistry {
           : null,
       );
       const browser = await connect(ws, base);
+      this.running.set(kind.path, { child: app.child, port: app.port });
       return {
         key,
         kind,

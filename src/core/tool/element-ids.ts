@@ -56,11 +56,14 @@ export class ElementIds {
     }
     const entry = this.entries.get(n);
     if (!entry || entry.frame.detached) throw stale(n, 'navigated');
+    // The element, or why there is none: its document is gone ('navigated') or it is ('detached').
     const handle = await entry.frame
       .evaluateHandle(
         (key: string, id: number) => {
           const api = (globalThis as any)[Symbol.for('brow.page')];
-          return api && api.docKey === key ? api.element(id) : null;
+          return api && api.docKey === key
+            ? ((api.element(id) as Element | null) ?? 'detached')
+            : 'navigated';
         },
         entry.docKey,
         entry.localId,
@@ -68,8 +71,9 @@ export class ElementIds {
       .catch(() => null);
     const el = handle?.asElement() as ElementHandle<Element> | null | undefined;
     if (!el) {
+      const reason = handle ? await handle.jsonValue().catch(() => 'navigated') : 'navigated';
       await handle?.dispose();
-      throw stale(n, this.currentDoc.get(entry.frame) === entry.docKey ? 'detached' : 'navigated');
+      throw stale(n, reason === 'detached' ? 'detached' : 'navigated');
     }
     return el;
   }

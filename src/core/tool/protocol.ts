@@ -111,8 +111,9 @@ export function deserializeError(e: SerializedError): BrowserError {
   const opts: { hint?: string; details?: Record<string, unknown> } = {};
   if (e.hint) opts.hint = e.hint;
   if (e.details) opts.details = e.details;
-  else if (e.code === 'script_error' && e.name !== 'Error') opts.details = { error_name: e.name };
-  let message = e.code === 'script_error' && e.name !== 'Error' ? `${e.name}: ${e.message}` : e.message;
+  const foreign = e.code === 'script_error' && e.name !== 'Error' && e.name !== 'BrowserError';
+  if (!e.details && foreign) opts.details = { error_name: e.name };
+  let message = foreign ? `${e.name}: ${e.message}` : e.message;
   // Where in the caller's code it happened (line 1 = the first line of `code`).
   const at = e.code === 'script_error' ? /browser-run-\d+\.js:(\d+):(\d+)/.exec(e.stack ?? '') : null;
   if (at) message += ` (code line ${at[1]}, column ${at[2]})`;

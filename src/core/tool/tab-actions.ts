@@ -83,8 +83,21 @@ export async function click(env: ActionEnv, target: Target): Promise<void> {
   await withTarget(env, target, (el) => el.click());
 }
 
+/** Type at the end of the element's text (focus alone would put the caret first). */
 export async function type(env: ActionEnv, target: Target, text: string): Promise<void> {
-  await withTarget(env, target, (el) => el.type(String(text)));
+  await withTarget(env, target, async (el) => {
+    await el.evaluate((node) => {
+      (node as HTMLElement).focus();
+      if (node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement) {
+        try {
+          node.setSelectionRange(node.value.length, node.value.length);
+        } catch {
+          // types without a selection (email, number)
+        }
+      }
+    });
+    await env.page.keyboard.type(String(text));
+  });
 }
 
 export async function fill(env: ActionEnv, target: Target, value: string): Promise<void> {
