@@ -1,6 +1,7 @@
 /** Accessible names per accname 1.2 and HTML-AAM, matching Chromium (CSS generated content is not included). */
 import { readAttrs, type Attrs } from './attrs.js';
-import { SafeSet, docGetElementById, fragGetElementById, nodeGetRootNode } from './natives.js';
+import { SafeSet } from './collections.js';
+import { docGetElementById, fragGetElementById, nodeGetRootNode } from './natives.js';
 import { labelsOf } from './labels.js';
 import { computeRole, NAME_FROM_CONTENT } from './roles.js';
 import { composedChildrenOf } from './shadow.js';

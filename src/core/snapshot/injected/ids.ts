@@ -1,5 +1,6 @@
 /** Element ids: stable per element for the life of the document, never reused. */
-import { SafeMap, SafeWeakMap, mapForEach, mathFloor, NativeWeakRef, weakRefDeref } from './natives.js';
+import { SafeMap, SafeWeakMap } from './collections.js';
+import { mathFloor, NativeWeakRef, weakRefDeref } from './natives.js';
 
 const idByElement = new SafeWeakMap<Element, number>();
 const elementById = new SafeMap<number, WeakRef<Element>>();
@@ -9,7 +10,7 @@ let sweptSize = 0;
 
 function sweep(): void {
   const dead: number[] = [];
-  mapForEach(elementById, (ref: WeakRef<Element>, id: number) => {
+  elementById.forEach((ref, id) => {
     if (!weakRefDeref(ref)) dead[dead.length] = id;
   });
   for (let i = 0; i < dead.length; i++) elementById.delete(dead[i]!);

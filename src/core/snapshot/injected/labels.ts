@@ -3,13 +3,14 @@
  * is read for each control (quadratic on big forms), so we build one map per tree scope and
  * reuse it until the DOM changes.
  */
-import { SafeMap, SafeWeakMap, docQueryAll, fragQueryAll } from './natives.js';
+import { SafeMap, SafeWeakMap } from './collections.js';
+import { docQueryAll, fragQueryAll } from './natives.js';
 import { mutationSeq } from './mutations.js';
 import { GONE, visibilityOf } from './visibility.js';
 
 interface LabelMap {
   seq: number;
-  byControl: Map<Element, HTMLLabelElement[]>;
+  byControl: SafeMap<Element, HTMLLabelElement[]>;
 }
 
 const maps = new SafeWeakMap<Node, LabelMap>();

@@ -1,7 +1,7 @@
 /** A mutation counter: DOM changes (document and every shadow root met) and input/change events. */
+import { SafeWeakSet } from './collections.js';
 import {
   NativeMutationObserver,
-  SafeWeakSet,
   now,
   observerObserve,
   observerTakeRecords,

@@ -38,30 +38,35 @@ function uncurry<F extends AnyFn>(fn: F): (self: unknown, ...args: Parameters<F>
   return apply(bind, call, [fn]) as (self: unknown, ...args: Parameters<F>) => ReturnType<F>;
 }
 
-/** A subclass whose methods are copied from the base now, so later prototype patches do not reach it. */
-function safeClass<T extends abstract new (...args: any[]) => object>(Base: T, methods: string[]): T {
-  abstract class Safe extends Base {}
-  for (let i = 0; i < methods.length; i++) {
-    const key = methods[i]!;
-    const desc = getOwnDescriptor(Base.prototype, key);
-    if (desc) defineProperty(Safe.prototype, key, desc);
-  }
-  return Safe;
-}
-
-export const SafeMap = safeClass(Map, ['get', 'set', 'has', 'delete', 'size']) as MapConstructor;
-export const SafeWeakMap = safeClass(WeakMap, ['get', 'set', 'has', 'delete']) as WeakMapConstructor;
-export const SafeWeakSet = safeClass(WeakSet, ['add', 'has', 'delete']) as WeakSetConstructor;
-export const SafeSet = safeClass(Set, ['add', 'has', 'delete']) as SetConstructor;
-/** Created per element: the native constructor (a subclass constructor is slower) and a captured deref. */
+/** Created per element: the native constructor and a captured deref. */
 export const NativeWeakRef = WeakRef;
 export const weakRefDeref = uncurry(WeakRef.prototype.deref) as <T extends WeakKey>(
   ref: WeakRef<T>,
 ) => T | undefined;
-export const mapForEach = uncurry(Map.prototype.forEach) as <K, V>(
-  map: Map<K, V>,
-  fn: (value: V, key: K) => void,
-) => void;
+
+// Collections: captured constructors and methods (see collections.ts).
+export const NativeMap = Map;
+export const NativeWeakMap = WeakMap;
+export const NativeSet = Set;
+export const NativeWeakSet = WeakSet;
+export const mapGet = uncurry(Map.prototype.get);
+export const mapSet = uncurry(Map.prototype.set);
+export const mapHas = uncurry(Map.prototype.has);
+export const mapDelete = uncurry(Map.prototype.delete);
+export const mapForEach = uncurry(Map.prototype.forEach);
+export const mapSize = uncurry(getOwnDescriptor(Map.prototype, 'size')!.get!) as (
+  map: Map<unknown, unknown>,
+) => number;
+export const weakMapGet = uncurry(WeakMap.prototype.get);
+export const weakMapSet = uncurry(WeakMap.prototype.set);
+export const weakMapHas = uncurry(WeakMap.prototype.has);
+export const setHas = uncurry(Set.prototype.has);
+export const setAdd = uncurry(Set.prototype.add);
+export const setSize = uncurry(getOwnDescriptor(Set.prototype, 'size')!.get!) as (
+  set: Set<unknown>,
+) => number;
+export const weakSetHas = uncurry(WeakSet.prototype.has);
+export const weakSetAdd = uncurry(WeakSet.prototype.add);
 
 // Strings.
 export const strToLower = uncurry(String.prototype.toLowerCase);

@@ -4,7 +4,8 @@
  * answering the native source from Function.prototype.toString.
  */
 import { observeRoot } from './mutations.js';
-import { SafeSet, SafeWeakMap, apply, defineProperty, table } from './natives.js';
+import { SafeSet, SafeWeakMap } from './collections.js';
+import { apply, defineProperty, table } from './natives.js';
 import { recordShadowRoot } from './shadow.js';
 
 type AnyFn = (...args: unknown[]) => unknown;
@@ -63,7 +64,7 @@ function patchAttachShadow(): void {
 
 const CLICK_TYPES = table<true>({ click: true, mousedown: true, pointerdown: true, mouseup: true });
 /** Distinct listener types per element; a click listener counts only on elements with few types. */
-const listenerTypes = new SafeWeakMap<Element, Set<string>>();
+const listenerTypes = new SafeWeakMap<Element, SafeSet<string>>();
 const clickListened = new SafeWeakMap<Element, true>();
 let anyListener = false;
 /** More distinct types than this and the element is a delegation root (React's root container). */

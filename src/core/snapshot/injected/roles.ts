@@ -1,6 +1,7 @@
 /** Roles per WAI-ARIA and HTML-AAM, as Chromium exposes them. */
 import type { Attrs } from './attrs.js';
-import { SafeSet, elClosest, elGetAttribute, parseIntNative, strCharCode, strToLower } from './natives.js';
+import { SafeSet } from './collections.js';
+import { elClosest, elGetAttribute, parseIntNative, strCharCode, strToLower } from './natives.js';
 import { tokens } from './text.js';
 
 const ARIA_ROLES = new SafeSet(

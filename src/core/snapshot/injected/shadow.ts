@@ -5,7 +5,8 @@
  * closed declarative roots (`<template shadowrootmode="closed">`), which the parser creates
  * without calling attachShadow.
  */
-import { SafeWeakMap, slotAssignedNodes } from './natives.js';
+import { SafeWeakMap } from './collections.js';
+import { slotAssignedNodes } from './natives.js';
 
 const closedRoots = new SafeWeakMap<Element, ShadowRoot>();
 let anyClosed = false;

@@ -5,7 +5,8 @@
  * one answer. Rules keyed on other attributes, position (:nth-child) or :hover are the price.
  */
 import type { Attrs } from './attrs.js';
-import { SafeMap, computedStyle } from './natives.js';
+import { SafeMap } from './collections.js';
+import { computedStyle } from './natives.js';
 
 const SCROLL_X = 1;
 const SCROLL_Y = 2;

@@ -4,8 +4,8 @@ import { readAttrs, type Attrs } from './attrs.js';
 import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
+import { SafeSet } from './collections.js';
 import {
-  SafeSet,
   computedStyle,
   docCreateRange,
   freeze,

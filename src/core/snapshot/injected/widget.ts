@@ -1,7 +1,8 @@
 /** States, values and allowed actions of an element, from its tag, role and attributes. */
 import type { Attrs } from './attrs.js';
 import { selectedLabels } from './accname.js';
-import { SafeSet, computedStyle, elMatches, freeze } from './natives.js';
+import { SafeSet } from './collections.js';
+import { computedStyle, elMatches, freeze } from './natives.js';
 import { hasClickListener } from './patches.js';
 import { CAP, cap, collapse, tokens } from './text.js';
 
