@@ -113,6 +113,8 @@ export async function dispatchInput(page: BrowPage, ev: LiveInput): Promise<void
     );
   }
   page.assertNoDialog();
+  // a person at work keeps the session alive like an agent's calls do
+  page.session.touch();
   const live = liveOf(page);
   live.humanActed();
   const { method, params } = command(ev);
