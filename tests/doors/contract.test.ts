@@ -14,6 +14,7 @@ import {
   type DoorCall,
   type DoorResult,
   type Spawned,
+  SETUP_MS,
 } from './helpers.js';
 
 interface Door {
@@ -40,8 +41,9 @@ beforeAll(async () => {
     { name: 'mcp-http', call: mcpDoor(http.client) },
     { name: 'tool-api', call: toolApiDoor(serve.url) },
   );
-  for (const d of doors) d.env = await prepareContract(d.call, fixtures);
-}, 120_000);
+  // each door has its own pages and sessions: prepare them side by side
+  await Promise.all(doors.map(async (d) => (d.env = await prepareContract(d.call, fixtures))));
+}, SETUP_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

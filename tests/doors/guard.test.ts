@@ -7,7 +7,7 @@ import { startHttpServer, type RunningServer } from '../../src/doors/http/server
 import { mcpHttpRoute, type McpHttpRoute } from '../../src/doors/mcp/http.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { PAGES_DIR, startFixtureServer, type FixtureServer } from '../fixtures/server.js';
-import { buildOnce, httpClient, runCli, spawnServe, toolApiDoor } from './helpers.js';
+import { buildOnce, httpClient, runCli, spawnServe, toolApiDoor, SETUP_MS } from './helpers.js';
 
 const fakeReq = (headers: Record<string, string>, url = '/v1/tools/browser_list_pages') =>
   ({ headers, url, method: 'POST' }) as unknown as IncomingMessage;
@@ -163,7 +163,7 @@ describe('a live server refuses what it should', () => {
         },
       ],
     });
-  }, 120_000);
+  }, SETUP_MS);
 
   afterAll(async () => {
     await mcp?.close();
@@ -242,7 +242,7 @@ async function runAttack(runtime: BrowRuntime, url: string): Promise<Record<stri
 }
 
 describe('brow serve with a token', () => {
-  beforeAll(() => buildOnce(), 120_000);
+  beforeAll(() => buildOnce(), SETUP_MS);
 
   it('refuses to bind off loopback without one', async () => {
     const r = await runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { BROW_TOKEN: '' });

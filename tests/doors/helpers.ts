@@ -13,6 +13,12 @@ import { createToolClient } from '../../src/doors/sdk/tool-client.js';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'bin/brow.js');
 
+/**
+ * Setup budget for hooks that build and spawn: the build alone takes ~5 s on an idle machine but
+ * a minute when several suites share two cores.
+ */
+export const SETUP_MS = 300_000;
+
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
@@ -23,7 +29,7 @@ const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
 export function buildOnce(): void {
   const stamp = join(tmpdir(), `brow-doors-build-${process.ppid}.done`);
   const lock = join(tmpdir(), `brow-doors-build-${process.ppid}.lock`);
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + SETUP_MS - 30_000;
   while (!existsSync(stamp)) {
     try {
       mkdirSync(lock);
@@ -72,7 +78,7 @@ export async function spawnServe(args: string[] = [], env: Record<string, string
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 90_000);
     const onData = () => {
       const m = /tool API at (http:\/\/\S+)\/v1\/tools/.exec(out);
       if (m) {

@@ -14,6 +14,7 @@ import {
   spawnServe,
   toolApiDoor,
   type Spawned,
+  SETUP_MS,
 } from './helpers.js';
 
 let fixtures: FixtureServer;
@@ -28,7 +29,7 @@ async function serve(args: string[] = []): Promise<Spawned> {
 beforeAll(async () => {
   buildOnce();
   fixtures = await startFixtureServer();
-}, 120_000);
+}, SETUP_MS);
 
 afterAll(async () => {
   await Promise.all(spawned.map((s) => s.stop()));
@@ -39,7 +40,7 @@ describe('one server, two doors', () => {
   let s: Spawned;
   beforeAll(async () => {
     s = await serve();
-  }, 60_000);
+  }, SETUP_MS);
 
   it('every registry capability is an MCP tool and answers at /v1/tools/<name>', async () => {
     const { client } = await httpClient(s.url);

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities, getCapability } from '../../src/capabilities/registry.js';
 import { inputJsonSchema } from '../../src/doors/mcp/tools.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
-import { buildOnce, configFile, mcpDoor, refInText, runCli, stdioClient, type DoorCall } from './helpers.js';
+import {
+  buildOnce,
+  configFile,
+  mcpDoor,
+  refInText,
+  runCli,
+  stdioClient,
+  type DoorCall,
+  SETUP_MS,
+} from './helpers.js';
 
 const HAS_SCREENSHOT = getCapability('browser_screenshot') !== undefined;
 
@@ -17,7 +26,7 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
   ({ client } = await stdioClient(['--config', configFile()]));
   call = mcpDoor(client);
-}, 120_000);
+}, SETUP_MS);
 
 afterAll(async () => {
   await client?.close();

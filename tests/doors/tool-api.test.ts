@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolClient, tool } from '../../src/doors/sdk/tool-client.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
-import { buildOnce, configFile, refInText, ROOT, spawnServe, type Spawned } from './helpers.js';
+import { buildOnce, configFile, refInText, ROOT, spawnServe, type Spawned, SETUP_MS } from './helpers.js';
 
 let fixtures: FixtureServer;
 let s: Spawned;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   s = await spawnServe(['--config', configFile()]);
   process.env.BROW_URL = s.url;
   delete process.env.BROW_TOKEN;
-}, 120_000);
+}, SETUP_MS);
 
 afterAll(async () => {
   if (saved.url === undefined) delete process.env.BROW_URL;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
-import { buildOnce, ROOT } from './helpers.js';
+import { buildOnce, ROOT, SETUP_MS } from './helpers.js';
 
 const block = (file: string) => {
   const text = readFileSync(join(ROOT, file), 'utf8');
@@ -14,7 +14,7 @@ const block = (file: string) => {
 };
 
 describe('generated tool docs', () => {
-  beforeAll(() => buildOnce(), 120_000);
+  beforeAll(() => buildOnce(), SETUP_MS);
 
   it('README.md and docs/mcp.md list exactly what `node scripts/gen-tool-docs.mjs` generates', () => {
     let output = '';
