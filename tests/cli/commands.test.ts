@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
-import { checkInput, parseArgs } from '../../src/doors/cli/argv.js';
+import { absolutePaths, checkInput, parseArgs } from '../../src/doors/cli/argv.js';
 import { capabilityCommands, commandName, GLOBAL_FLAGS } from '../../src/doors/cli/commands.js';
 import { configFields, extractConfigArgs } from '../../src/doors/cli/config-cmd.js';
 import { main } from '../../src/doors/cli/main.js';
@@ -111,6 +111,18 @@ describe('flags become input', () => {
       ref: 'e1',
       value: 'y',
     });
+  });
+
+  it('relative file paths are made absolute against the directory the command runs in', () => {
+    expect(absolutePaths({ ref: 'e1', file_paths: ['a.txt', '/abs/b.txt'] }, '/work/x')).toEqual({
+      ref: 'e1',
+      file_paths: ['/work/x/a.txt', '/abs/b.txt'],
+    });
+    expect(absolutePaths({ output_path: 'shot.png', url: 'page.html' }, '/w')).toEqual({
+      output_path: '/w/shot.png',
+      url: 'page.html',
+    });
+    expect(absolutePaths({ path: 'runs/login.webm' }, '/w')).toEqual({ path: '/w/runs/login.webm' });
   });
 
   it('global flags are taken out wherever they stand', () => {

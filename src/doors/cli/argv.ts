@@ -3,6 +3,7 @@
  * for every other field, `--flag`/`--no-flag` for booleans, numbers parsed, arrays by repeating the flag
  * (or as JSON), objects as JSON. Every mistake is a UsageError (invalid_request) naming the fix.
  */
+import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { GLOBAL_FLAGS, type FieldSpec } from './commands.js';
 import { nearest } from './near.js';
@@ -245,4 +246,19 @@ export function checkInput(command: string, fields: FieldSpec[], schema: z.ZodOb
   throw new UsageError(`brow ${command}: ${parts.join('; ')}.`, {
     hint: `Usage: ${usageLine(command, fields)}; \`brow ${command} --help\` explains each.`,
   });
+}
+
+/**
+ * File path fields (`path`, `output_path`, `file_paths`, …) given relative on the command line mean
+ * relative to where the command runs, not to where the daemon started: make them absolute. The
+ * capability still refuses a path outside its workspace root.
+ */
+export function absolutePaths(input: Record<string, unknown>, cwd: string): Record<string, unknown> {
+  const out = { ...input };
+  for (const [k, v] of Object.entries(out)) {
+    if (!/(^|_)paths?$/.test(k)) continue;
+    if (typeof v === 'string' && v) out[k] = resolve(cwd, v);
+    else if (Array.isArray(v)) out[k] = v.map((x) => (typeof x === 'string' && x ? resolve(cwd, x) : x));
+  }
+  return out;
 }

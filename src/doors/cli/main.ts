@@ -6,7 +6,7 @@
 import { errorOutcome } from '../../runtime/invoke.js';
 import type { Outcome } from '../../runtime/outcome.js';
 import { WORKER_DESCRIPTION, WORKER_USAGE, workerCommand } from '../bus/cli.js';
-import { checkInput, parseArgs } from './argv.js';
+import { absolutePaths, checkInput, parseArgs } from './argv.js';
 import {
   daemonCommand,
   doctorCommand,
@@ -91,7 +91,11 @@ async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Pr
     configFile: globals.config ?? process.env.BROW_CONFIG,
     ...(globals.idleTimeout ? { idleMs: parseDuration(globals.idleTimeout) } : {}),
   };
-  const { outcome, warnings } = await invokeViaDaemon(target, spec.capability.name, input);
+  const { outcome, warnings } = await invokeViaDaemon(
+    target,
+    spec.capability.name,
+    absolutePaths(input, process.cwd()),
+  );
   for (const w of warnings) io.err(`${w}\n`);
   return printOutcome(outcome, globals.json, io);
 }
