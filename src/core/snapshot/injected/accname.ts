@@ -1,20 +1,12 @@
 /** Accessible names per accname 1.2 and HTML-AAM, matching Chromium (CSS generated content is not included). */
 import { readAttrs, type Attrs } from './attrs.js';
-import { SafeSet } from './collections.js';
 import { docGetElementById, fragGetElementById, nodeGetRootNode } from './natives.js';
 import { labelsOf } from './labels.js';
-import { computeRole, NAME_FROM_CONTENT } from './roles.js';
+import { computeRole, NAME_FROM_CONTENT, roleFlags } from './roles.js';
+import { INLINE, NO_CONTENT, tagFlags } from './tags.js';
 import { composedChildrenOf } from './shadow.js';
 import { CAP, collapse, hasText, tokens } from './text.js';
 import { hiddenForName } from './visibility.js';
-
-/** Tags whose boxes are inline: their text joins the neighbours' without a space. */
-export const INLINE_TAGS = new SafeSet(
-  tokens(
-    'a abbr b bdi bdo cite code data del dfn em font i img input ins kbd label mark q s samp select small span ' +
-      'strong sub sup textarea time tt u var wbr button slot',
-  ),
-);
 
 interface NameState {
   /** The element being named; met again inside its own label it contributes nothing. */
@@ -167,17 +159,12 @@ function contentText(el: Element, st: NameState): string {
       st.depth++;
       const t = textAlternative(c, st, false);
       st.depth--;
-      if (INLINE_TAGS.has(tag)) out += t;
+      if (tagFlags(tag) & INLINE) out += t;
       else if (t) out += ' ' + t + ' ';
     }
   }
   return out;
 }
-
-/** Tags whose content never names them. */
-const NO_CONTENT_TAGS = new SafeSet(
-  tokens('input textarea select svg iframe frame canvas embed object video audio'),
-);
 
 /**
  * A descendant's text alternative from everything but its content (labelledby, embedded-control
@@ -195,7 +182,7 @@ function recursionPrefix(el: Element, tag: string, a: Attrs, role: string, st: N
     const t = nativeText(el, tag, a, st, true);
     if (hasText(t)) return t;
   }
-  return NO_CONTENT_TAGS.has(tag) ? (a.title ?? '') : null;
+  return tagFlags(tag) & NO_CONTENT ? (a.title ?? '') : null;
 }
 
 /** The text alternative of a descendant or referenced node (accname 1.2 step 2, recursion). */
@@ -253,7 +240,7 @@ export function namePrefix(el: Element, tag: string, a: Attrs, role: string): st
 
 /** Whether an element with this role and tag takes its name from its content. */
 export function namedFromContent(tag: string, role: string): boolean {
-  return NAME_FROM_CONTENT.has(role) && !NO_CONTENT_TAGS.has(tag);
+  return (roleFlags(role) & NAME_FROM_CONTENT) !== 0 && (tagFlags(tag) & NO_CONTENT) === 0;
 }
 
 /**

@@ -4,7 +4,7 @@ import { readAttrs } from './attrs.js';
 import { idOf } from './ids.js';
 import { computedStyle, elClosest } from './natives.js';
 import { labelsHiddenControl } from './labels.js';
-import { CLICK_CHECKED_ROLES, QUIET_ROLES, computeRole, explicitRole } from './roles.js';
+import { CLICK_CHECKED, QUIET, computeRole, explicitRole, roleFlags } from './roles.js';
 import { composedParent } from './shadow.js';
 import type { DescribeResult, HitCover } from './types.js';
 import { deepActiveElement } from './walk.js';
@@ -35,11 +35,12 @@ export function describeElement(el: Element): DescribeResult {
   const a = readAttrs(el);
   const raw = computeRole(el, tag, a);
   const role =
-    QUIET_ROLES.has(raw) && (raw === 'none' || raw === 'presentation' || explicitRole(el, a) === null)
+    roleFlags(raw) & QUIET && (raw === 'none' || raw === 'presentation' || explicitRole(el, a) === null)
       ? 'generic'
       : raw;
   const clickable =
-    (role === 'generic' ? !isEditableRoot(el, a) : CLICK_CHECKED_ROLES.has(role)) && clickableNow(el, tag, a);
+    (role === 'generic' ? !isEditableRoot(el, a) : (roleFlags(role) & CLICK_CHECKED) !== 0) &&
+    clickableNow(el, tag, a);
   const disabled = isDisabled(el, tag, a);
   const select = tag === 'option' ? (elClosest(el, 'select') as HTMLSelectElement | null) : null;
   const inDropdown = !!select && !select.multiple && select.size <= 1;
@@ -63,7 +64,7 @@ export function coverOf(hit: Element): HitCover {
     if (tag === 'body' || tag === 'html') break;
     const a = readAttrs(n);
     const raw = computeRole(n, tag, a);
-    if (!QUIET_ROLES.has(raw) || (a.label !== null && a.label !== '') || clickableNow(n, tag, a)) {
+    if (!(roleFlags(raw) & QUIET) || (a.label !== null && a.label !== '') || clickableNow(n, tag, a)) {
       pick = n;
       break;
     }

@@ -16,39 +16,100 @@ const ARIA_ROLES = new SafeSet(
   ),
 );
 
-/** Roles whose name comes from their content (accname 1.2 / Chromium; rows do not in Chromium). */
-export const NAME_FROM_CONTENT = new SafeSet(
-  tokens(
-    'button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox menuitemradio option radio ' +
-      'rowheader switch tab tooltip treeitem',
-  ),
-);
-
-/** Roles whose children are presentational: their text is never shown apart from their name. */
-export const CHILDREN_PRESENTATIONAL = new SafeSet(
-  tokens(
-    'button checkbox img math menuitemcheckbox menuitemradio meter option progressbar radio scrollbar separator ' +
-      'slider switch tab',
-  ),
-);
-
-/**
- * Implicit roles we do not emit: they are structure or text styling, not something an agent
- * acts on or navigates by (the outline stays short). An explicit role attribute still counts.
- */
-export const QUIET_ROLES = new SafeSet(
-  tokens(
-    'generic none presentation rowgroup caption emphasis strong code time term definition deletion insertion mark ' +
-      'subscript superscript separator',
-  ),
-);
-
+/** Implicit roles we do not emit: structure or text styling, not something an agent acts on or navigates by. */
+export const QUIET = 1;
+/** The name comes from the content (accname 1.2 / Chromium; rows do not in Chromium). */
+export const NAME_FROM_CONTENT = 2;
+/** Children are presentational: their text is never shown apart from the name. */
+export const CHILDREN_PRESENTATIONAL = 4;
 /** Content roles checked for click signals (table cells are not: too many, rarely the target). */
-export const CLICK_CHECKED_ROLES = new SafeSet(
-  tokens(
-    'listitem row img group article figure paragraph heading region complementary status note term definition',
-  ),
-);
+export const CLICK_CHECKED = 8;
+/** checked / mixed apply. */
+export const CHECKABLE = 16;
+/** Widgets acted on by clicking. */
+export const CLICK_ROLE = 32;
+/** Text entry. */
+export const TEXT_ROLE = 64;
+/** Has a value in a range (aria-valuenow / aria-valuetext). */
+export const RANGE_ROLE = 128;
+
+/** The flags of a role, from one switch. */
+export function roleFlags(role: string): number {
+  switch (role) {
+    case 'generic':
+    case 'none':
+    case 'presentation':
+    case 'rowgroup':
+    case 'caption':
+    case 'emphasis':
+    case 'strong':
+    case 'code':
+    case 'time':
+    case 'deletion':
+    case 'insertion':
+    case 'mark':
+    case 'subscript':
+    case 'superscript':
+      return QUIET;
+    case 'separator':
+      return QUIET | CHILDREN_PRESENTATIONAL;
+    case 'term':
+    case 'definition':
+      return QUIET | CLICK_CHECKED;
+    case 'button':
+    case 'tab':
+      return NAME_FROM_CONTENT | CHILDREN_PRESENTATIONAL | CLICK_ROLE;
+    case 'checkbox':
+    case 'radio':
+    case 'switch':
+    case 'menuitemcheckbox':
+    case 'menuitemradio':
+      return NAME_FROM_CONTENT | CHILDREN_PRESENTATIONAL | CHECKABLE | CLICK_ROLE;
+    case 'option':
+      return NAME_FROM_CONTENT | CHILDREN_PRESENTATIONAL | CLICK_ROLE;
+    case 'link':
+    case 'menuitem':
+    case 'treeitem':
+    case 'gridcell':
+      return NAME_FROM_CONTENT | CLICK_ROLE;
+    case 'cell':
+    case 'columnheader':
+    case 'rowheader':
+    case 'tooltip':
+      return NAME_FROM_CONTENT;
+    case 'heading':
+      return NAME_FROM_CONTENT | CLICK_CHECKED;
+    case 'combobox':
+    case 'listbox':
+      return CLICK_ROLE;
+    case 'textbox':
+    case 'searchbox':
+      return TEXT_ROLE;
+    case 'slider':
+    case 'progressbar':
+    case 'meter':
+    case 'scrollbar':
+      return RANGE_ROLE | CHILDREN_PRESENTATIONAL;
+    case 'spinbutton':
+      return RANGE_ROLE;
+    case 'img':
+    case 'math':
+      return CHILDREN_PRESENTATIONAL | (role === 'img' ? CLICK_CHECKED : 0);
+    case 'listitem':
+    case 'row':
+    case 'group':
+    case 'article':
+    case 'figure':
+    case 'paragraph':
+    case 'region':
+    case 'complementary':
+    case 'status':
+    case 'note':
+      return CLICK_CHECKED;
+    default:
+      return 0;
+  }
+}
 
 const TEXT_INPUT_TYPES = new SafeSet(tokens('text email tel url password'));
 

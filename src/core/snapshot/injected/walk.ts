@@ -1,10 +1,9 @@
 /** The outline walk: the composed tree in pre-order, emitting the elements an agent can see or use. */
-import { INLINE_TAGS, descendantPrefix, namePrefix, nameSuffix, namedFromContent } from './accname.js';
+import { descendantPrefix, namePrefix, nameSuffix, namedFromContent } from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
 import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
-import { SafeSet } from './collections.js';
 import {
   computedStyle,
   docCreateRange,
@@ -18,13 +17,15 @@ import {
 } from './natives.js';
 import {
   CHILDREN_PRESENTATIONAL,
-  CLICK_CHECKED_ROLES,
-  QUIET_ROLES,
+  CLICK_CHECKED,
+  QUIET,
   enterTable,
   explicitRole,
   headingLevel,
   implicitRole,
+  roleFlags,
 } from './roles.js';
+import { CAPTION, INLINE, LEAF, NO_SCROLL, SKIP, tagFlags } from './tags.js';
 import {
   TextCtxStack,
   addText,
@@ -37,19 +38,11 @@ import {
 import { emitOptions, type Emitter } from './select-options.js';
 import { shadowRootOf, slotChildren } from './shadow.js';
 import { StyleCache } from './style-cache.js';
-import { CAP, collapse, hasText, tokens } from './text.js';
+import { CAP, collapse, hasText } from './text.js';
 import type { WalkNode } from './types.js';
 import { CONTENTS, GONE, INVISIBLE, visibilityOf } from './visibility.js';
 import { actionsOf, hasClickSignal, isDisabled, isEditableRoot, statesOf, valueOf } from './widget.js';
 
-/** Never walked: not rendered content. */
-const SKIP_TAGS = new SafeSet(tokens('script style template head noscript link meta title base'));
-/** Emitted (if at all) without walking their children. */
-const LEAF_TAGS = new SafeSet(
-  tokens(
-    'input textarea select img svg canvas iframe frame embed object video audio math meter progress br hr wbr',
-  ),
-);
 /** Content we cannot read, shown as an opaque line. */
 const OPAQUE = table<string>({
   canvas: 'canvas',
@@ -58,10 +51,6 @@ const OPAQUE = table<string>({
   video: 'video',
   audio: 'audio',
 });
-/** Elements that name their parent (fieldset, table, figure). */
-const CAPTION_TAGS = new SafeSet(tokens('legend caption figcaption'));
-/** Never worth a scrollability check. */
-const NO_SCROLL_CHECK = new SafeSet(tokens('html body tr td th tbody thead tfoot label'));
 
 const NO_STRINGS = freeze([]) as unknown as string[];
 const NO_ATTRS = freeze({}) as Record<string, string>;
@@ -205,11 +194,7 @@ export class Walker implements Emitter {
     collect: boolean,
   ): string {
     const t = n.nodeType;
-    if (t === 1) {
-      const el = n as Element;
-      const part = this.visitElement(el, ctx, parent, cursor, collect);
-      return collect ? joinContent('', part, INLINE_TAGS.has(el.localName)) : '';
-    }
+    if (t === 1) return this.visitElement(n as Element, ctx, parent, cursor, collect);
     if (t !== 3 || textHidden) return '';
     const data = (n as Text).data;
     if (!ctx.covered) addText(ctx, n as Text, data);
@@ -228,13 +213,26 @@ export class Walker implements Emitter {
     let tag = '';
     try {
       tag = el.localName;
-      if (SKIP_TAGS.has(tag)) return '';
+      const tf = tagFlags(tag);
+      if (tf & SKIP) return '';
       const a = readAttrs(el);
       if (a.hidden) return '';
       const vis = visibilityOf(el);
       if (vis === GONE) return '';
       const invisible = vis === INVISIBLE;
-      return this.element(el, tag, a, invisible, vis === CONTENTS, ctx, parent, parentCursor, collect);
+      const part = this.element(
+        el,
+        tag,
+        tf,
+        a,
+        invisible,
+        vis === CONTENTS,
+        ctx,
+        parent,
+        parentCursor,
+        collect,
+      );
+      return collect ? joinContent('', part, (tf & INLINE) !== 0) : '';
     } catch (e) {
       // One odd element (a throwing getter, a stack overflow) costs its subtree, not the walk.
       this.flush(ctx);
@@ -260,6 +258,7 @@ export class Walker implements Emitter {
   private element(
     el: Element,
     tag: string,
+    tf: number,
     a: Attrs,
     invisible: boolean,
     contents: boolean,
@@ -270,6 +269,7 @@ export class Walker implements Emitter {
   ): string {
     const explicit = explicitRole(el, a);
     const rawRole = explicit ?? implicitRole(el, tag, a);
+    const rf = roleFlags(rawRole);
     let emit = false;
     let clickable = false;
     let scrollable = false;
@@ -278,12 +278,12 @@ export class Walker implements Emitter {
     const opaque = OPAQUE[tag];
     if (!invisible) {
       if (
-        !QUIET_ROLES.has(rawRole) ||
+        !(rf & QUIET) ||
         (explicit !== null && explicit !== 'generic' && explicit !== 'none' && explicit !== 'presentation')
       ) {
         emit = true;
         // Content made clickable by script (a list item, a row, an image) still gets `click`.
-        if (CLICK_CHECKED_ROLES.has(rawRole)) {
+        if (rf & CLICK_CHECKED) {
           if (hasClickSignal(el, a)) clickable = true;
           else if (!contents) {
             const parentCur = this.parentCursor(parent, parentCursor);
@@ -306,8 +306,7 @@ export class Walker implements Emitter {
         if (
           !emit &&
           !contents &&
-          !NO_SCROLL_CHECK.has(tag) &&
-          !INLINE_TAGS.has(tag) &&
+          !(tf & (NO_SCROLL | INLINE)) &&
           el.firstElementChild &&
           this.styles.scrollable(el, tag, a)
         ) {
@@ -316,24 +315,21 @@ export class Walker implements Emitter {
       }
     }
     const role =
-      rawRole === 'none' || rawRole === 'presentation' || (QUIET_ROLES.has(rawRole) && !explicit)
-        ? 'generic'
-        : rawRole;
+      rawRole === 'none' || rawRole === 'presentation' || (rf & QUIET && !explicit) ? 'generic' : rawRole;
     // What this element gives an ancestor's name from content, when asked.
     const given = collect ? descendantPrefix(el, tag, a, rawRole) : '';
 
     if (!emit) {
-      if (LEAF_TAGS.has(tag)) {
+      if (tf & LEAF) {
         if (tag === 'br' && !ctx.covered) ctx.pending += ' ';
         return given ?? '';
       }
-      const block = !INLINE_TAGS.has(tag);
+      const block = !(tf & INLINE);
       if (block && !ctx.covered) endSegment(ctx);
       // A label's text is its control's name, a legend's or caption's its group's: do not repeat it.
       const coverLabel =
         !ctx.covered &&
-        ((tag === 'label' && labelNamesVisibleControl(el)) ||
-          (CAPTION_TAGS.has(tag) && this.namesParent(el, ctx)));
+        ((tag === 'label' && labelNamesVisibleControl(el)) || (tf & CAPTION && this.namesParent(el, ctx)));
       if (coverLabel) ctx.covered = true;
       const content = this.visitChildren(el, ctx, invisible, cursor, given === null);
       if (coverLabel) ctx.covered = false;
@@ -346,7 +342,7 @@ export class Walker implements Emitter {
     const prefix = namePrefix(el, tag, a, role);
     const fromContent = !prefix && namedFromContent(tag, role);
     const disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0);
-    if (!scrollable && !LEAF_TAGS.has(tag) && !NO_SCROLL_CHECK.has(tag) && el.firstElementChild)
+    if (!scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
       scrollable = this.styles.scrollable(el, tag, a);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, elRect(el));
     node.states = statesOf(el, tag, role, a, this.focused, disabled);
@@ -358,14 +354,14 @@ export class Walker implements Emitter {
     if (clickable && role === 'generic') node.clickable = true;
     if (tag === 'iframe' || tag === 'frame') node.frame = true;
     if (opaque !== undefined) node.opaque = opaque;
-    if (LEAF_TAGS.has(tag) && !node.name) node.name = nameSuffix(el, a, role);
+    if (tf & LEAF && !node.name) node.name = nameSuffix(el, a, role);
     if (!this.push(node)) return given ?? '';
 
     if (tag === 'select') {
       emitOptions(this, el as HTMLSelectElement, ctx.depth + 1, role === 'combobox');
       return given ?? '';
     }
-    if (LEAF_TAGS.has(tag)) {
+    if (tf & LEAF) {
       // MathML is not walked; its text content is the best plain rendering we have.
       if (tag === 'math') {
         const text = collapse(el.textContent ?? '', CAP);
@@ -373,7 +369,8 @@ export class Walker implements Emitter {
       }
       return given ?? '';
     }
-    const covered = ctx.covered || fromContent || editable || CHILDREN_PRESENTATIONAL.has(role);
+    const covered =
+      ctx.covered || fromContent || editable || (roleFlags(role) & CHILDREN_PRESENTATIONAL) !== 0;
     const inner = this.ctxs.at(ctx.depth + 1, node, covered);
     const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
     const fieldset = tag === 'fieldset' && disabled ? 1 : 0;

@@ -4,19 +4,14 @@ import { selectedLabels } from './accname.js';
 import { SafeSet } from './collections.js';
 import { computedStyle, elMatches, freeze } from './natives.js';
 import { hasClickListener } from './patches.js';
+import { CHECKABLE, CLICK_ROLE, RANGE_ROLE, TEXT_ROLE, roleFlags } from './roles.js';
+import { FORM_CONTROL, tagFlags } from './tags.js';
 import { CAP, cap, collapse, tokens } from './text.js';
 
 const NO_STATES = freeze([]) as unknown as string[];
-const FORM_CONTROLS = new SafeSet(tokens('button input select textarea optgroup option fieldset'));
 const NON_TEXT_INPUTS = new SafeSet(
   tokens('checkbox radio button submit reset image file hidden range color'),
 );
-const CHECKABLE_ROLES = new SafeSet(tokens('checkbox radio switch menuitemcheckbox menuitemradio'));
-const CLICK_ROLES = new SafeSet(
-  tokens('button link menuitem menuitemcheckbox menuitemradio tab treeitem option combobox listbox gridcell'),
-);
-const TEXT_ROLES = new SafeSet(tokens('textbox searchbox'));
-const RANGE_ROLES = new SafeSet(tokens('slider spinbutton progressbar meter scrollbar'));
 
 /** A text-entry control (input of a text type, textarea, or a contenteditable root). */
 export function isTextEntry(el: Element, tag: string, a: Attrs): boolean {
@@ -38,7 +33,7 @@ export function isEditableRoot(el: Element, a: Attrs): boolean {
  */
 export function isDisabled(el: Element, tag: string, a: Attrs, inDisabledFieldset?: boolean): boolean {
   if (a.disabled) return true;
-  if (!FORM_CONTROLS.has(tag)) return false;
+  if (!(tagFlags(tag) & FORM_CONTROL)) return false;
   if (inDisabledFieldset === false && tag !== 'option') return (el as HTMLButtonElement).disabled;
   return elMatches(el, ':disabled');
 }
@@ -52,10 +47,11 @@ export function checkedOf(el: Element, tag: string, role: string, a: Attrs): boo
       return input.checked;
     }
   }
-  if (!CHECKABLE_ROLES.has(role) && role !== 'treeitem') return undefined;
+  const checkable = (roleFlags(role) & CHECKABLE) !== 0;
+  if (!checkable && role !== 'treeitem') return undefined;
   if (a.checked === 'mixed') return 'mixed';
   if (a.checked === 'true') return true;
-  return CHECKABLE_ROLES.has(role) ? false : undefined;
+  return checkable ? false : undefined;
 }
 
 /** The states of an element, in a fixed order. */
@@ -120,7 +116,7 @@ export function valueOf(el: Element, tag: string, role: string, a: Attrs): strin
     } else if (!NON_TEXT_INPUTS.has(type) || type === 'range' || type === 'color') v = input.value;
   } else if (tag === 'textarea') v = (el as HTMLTextAreaElement).value;
   else if (tag === 'select') v = selectedLabels(el as HTMLSelectElement);
-  else if (RANGE_ROLES.has(role) && (a.valuetext !== null || a.valuenow !== null))
+  else if (roleFlags(role) & RANGE_ROLE && (a.valuetext !== null || a.valuenow !== null))
     v = a.valuetext ?? a.valuenow ?? '';
   else if (tag === 'progress' || tag === 'meter') v = String((el as HTMLProgressElement).value);
   else if (isEditableRoot(el, a)) v = collapse(el.textContent ?? '', CAP);
@@ -189,15 +185,16 @@ export function actionsOf(
   inDropdown: boolean,
 ): string[] {
   let m = scrollable ? SCROLL : 0;
+  const rf = roleFlags(role);
   const inputType = tag === 'input' ? (el as HTMLInputElement).type : '';
   if (inputType === 'file') m |= UPLOAD | CLICK | SCROLL;
   else if (tag === 'select') m |= SELECT | CLICK | SCROLL;
   else if (inputType === 'range') m |= CLICK | FILL | PRESS | HOVER | SCROLL;
-  else if (TEXT_ROLES.has(role) || isTextEntry(el, tag, a)) m |= CLICK | FILL | TYPE | PRESS | SCROLL;
-  else if (CHECKABLE_ROLES.has(role)) m |= CLICK | CHECK | HOVER | SCROLL;
+  else if (rf & TEXT_ROLE || isTextEntry(el, tag, a)) m |= CLICK | FILL | TYPE | PRESS | SCROLL;
+  else if (rf & CHECKABLE) m |= CLICK | CHECK | HOVER | SCROLL;
   else if (role === 'slider' || role === 'spinbutton') m |= CLICK | PRESS | HOVER | SCROLL;
   else if (tag === 'option' && inDropdown) return actionList(0);
-  else if (CLICK_ROLES.has(role) || clickable || tag === 'summary') m |= CLICK | HOVER | SCROLL;
+  else if (rf & CLICK_ROLE || clickable || tag === 'summary') m |= CLICK | HOVER | SCROLL;
   else if (disabled) disabled = false; // not a control: nothing to disable
   if (disabled) m = HOVER | SCROLL;
   else if (a.draggable) m |= DRAG | HOVER | SCROLL;
