@@ -130,6 +130,16 @@ describe('handoff', () => {
     expect(out.content).toMatch(/Cookies added: captcha_pass/);
   });
 
+  it('shows its banner on a page with a strict CSP and Trusted Types', async () => {
+    const pageId = await h.open('live/strict.html');
+    const page = corePage(h.rt, pageId);
+    const { call, handoffId } = await startHandoff(pageId);
+    const rect = await until(() => continueRect(page), 5000, 'the banner');
+    expect(rect.width).toBeGreaterThan(20);
+    await h.ok('browser_confirm_handoff', { handoff_id: handoffId });
+    expect((await call).data.via).toBe('confirm_call');
+  });
+
   it('confirms by session_id, and refuses what is not pending', async () => {
     const pageId = await h.open('live/form.html');
     const sessionId = corePage(h.rt, pageId).session.id;

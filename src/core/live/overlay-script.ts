@@ -22,8 +22,36 @@ export const WORLD = 'brow-live';
 /** The binding the banner calls; exists in WORLD only. */
 export const BINDING = '__browLiveSignal';
 
+/** The overlay's style sheet (inside its shadow root). */
+const OVERLAY_CSS = `
+:host { all: initial !important; position: fixed !important; inset: 0 !important; z-index: 2147483647 !important;
+  pointer-events: none !important; display: block !important; }
+* { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+.banner { position: absolute; right: 16px; bottom: 16px; width: min(380px, calc(100% - 32px));
+  background: #111827; color: #f9fafb; border-radius: 12px; padding: 16px 16px 14px;
+  box-shadow: 0 10px 30px rgba(0,0,0,.35); pointer-events: auto; border: 2px solid #f59e0b; }
+.banner h2 { margin: 0 0 6px; font-size: 15px; font-weight: 650; color: #fbbf24; }
+.banner p { margin: 0 0 12px; font-size: 14px; line-height: 1.45; white-space: pre-wrap; }
+.banner button { font-size: 14px; font-weight: 600; padding: 8px 18px; border-radius: 8px; border: 0;
+  background: #f59e0b; color: #111827; cursor: pointer; }
+.banner button:focus-visible { outline: 3px solid #fde68a; outline-offset: 2px; }
+.badge { position: absolute; top: 10px; right: 10px; padding: 4px 10px; border-radius: 999px;
+  background: rgba(17,24,39,.78); color: #f9fafb; font-size: 12px; font-weight: 600; letter-spacing: .02em; }
+.badge::before { content: ""; display: inline-block; width: 7px; height: 7px; margin-right: 6px;
+  border-radius: 50%; background: #a78bfa; vertical-align: 1px; }
+.cursor { position: absolute; left: 0; top: 0; transition: transform .18s ease-out; will-change: transform; }
+.cursor svg { display: block; filter: drop-shadow(0 1px 2px rgba(0,0,0,.5)); }
+.cursor path { fill: #7c3aed; stroke: #fff; stroke-width: 1.5; }
+.cursor span { position: absolute; left: 18px; top: 18px; white-space: nowrap; padding: 2px 7px;
+  border-radius: 6px; background: #7c3aed; color: #fff; font-size: 11px; font-weight: 600; }
+.cursor.click::after { content: ""; position: absolute; left: -14px; top: -14px; width: 28px; height: 28px;
+  border-radius: 50%; border: 3px solid #a78bfa; animation: ripple .45s ease-out forwards; }
+@keyframes ripple { from { transform: scale(.3); opacity: 1 } to { transform: scale(1.4); opacity: 0 } }
+[hidden] { display: none !important; }
+`;
+
 /** Apply a state in the page. Runs in the isolated world; self-contained (serialised). */
-function applyOverlay(state: OverlayState, binding: string): string {
+function applyOverlay(state: OverlayState, binding: string, css: string): string {
   type Ui = {
     host: HTMLElement;
     root: ShadowRoot;
@@ -40,58 +68,65 @@ function applyOverlay(state: OverlayState, binding: string): string {
   const visible = (s: OverlayState) => !!(s.banner || s.badge || s.cursor);
   if (!document.documentElement) {
     // the new document has no <html> yet: apply once it has
-    document.addEventListener('readystatechange', () => applyOverlay(state, binding), { once: true });
+    document.addEventListener('readystatechange', () => applyOverlay(state, binding, css), { once: true });
     return 'deferred';
   }
   let ui = g.__browOverlay;
   if (!ui && !visible(state)) return 'hidden';
   if (!ui) {
+    // built with DOM calls and a constructed stylesheet: pages with Trusted Types or a strict
+    // style-src block innerHTML, <style> and style attributes, but not these
+    const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent: Node, text = '') => {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text) e.textContent = text;
+      parent.appendChild(e);
+      return e;
+    };
     const host = document.createElement('div');
-    host.setAttribute(
-      'style',
-      'all: initial !important; position: fixed !important; inset: 0 !important; z-index: 2147483647 !important;' +
-        ' pointer-events: none !important; display: block !important; contain: strict !important;',
-    );
+    const hostStyle = { all: 'initial', position: 'fixed', inset: '0', 'z-index': '2147483647' };
+    for (const [k, v] of Object.entries({ ...hostStyle, 'pointer-events': 'none', display: 'block' })) {
+      host.style.setProperty(k, v, 'important');
+    }
     const root = host.attachShadow({ mode: 'closed' });
-    root.innerHTML = `<style>
-      :host { all: initial; }
-      * { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
-      .banner { position: absolute; right: 16px; bottom: 16px; width: min(380px, calc(100% - 32px));
-        background: #111827; color: #f9fafb; border-radius: 12px; padding: 16px 16px 14px;
-        box-shadow: 0 10px 30px rgba(0,0,0,.35); pointer-events: auto; border: 2px solid #f59e0b; }
-      .banner h2 { margin: 0 0 6px; font-size: 15px; font-weight: 650; color: #fbbf24; }
-      .banner p { margin: 0 0 12px; font-size: 14px; line-height: 1.45; white-space: pre-wrap; }
-      .banner button { font-size: 14px; font-weight: 600; padding: 8px 18px; border-radius: 8px; border: 0;
-        background: #f59e0b; color: #111827; cursor: pointer; }
-      .banner button:focus-visible { outline: 3px solid #fde68a; outline-offset: 2px; }
-      .badge { position: absolute; top: 10px; right: 10px; padding: 4px 10px; border-radius: 999px;
-        background: rgba(17,24,39,.78); color: #f9fafb; font-size: 12px; font-weight: 600; letter-spacing: .02em; }
-      .cursor { position: absolute; left: 0; top: 0; transition: transform .18s ease-out; will-change: transform; }
-      .cursor svg { display: block; filter: drop-shadow(0 1px 2px rgba(0,0,0,.5)); }
-      .cursor span { position: absolute; left: 18px; top: 18px; white-space: nowrap; padding: 2px 7px;
-        border-radius: 6px; background: #7c3aed; color: #fff; font-size: 11px; font-weight: 600; }
-      .cursor.click::after { content: ""; position: absolute; left: -14px; top: -14px; width: 28px; height: 28px;
-        border-radius: 50%; border: 3px solid #a78bfa; animation: ripple .45s ease-out forwards; }
-      @keyframes ripple { from { transform: scale(.3); opacity: 1 } to { transform: scale(1.4); opacity: 0 } }
-      [hidden] { display: none !important; }
-    </style>
-    <div class="banner" role="dialog" aria-modal="false" aria-labelledby="t" hidden>
-      <h2 id="t">brow: your turn</h2><p></p><button type="button">Continue</button>
-    </div>
-    <div class="badge" hidden></div>
-    <div class="cursor" hidden><svg width="22" height="22" viewBox="0 0 22 22" aria-hidden="true">
-      <path d="M2 2 L2 18 L7 13.5 L10.5 20.5 L13.5 19 L10 12 L17 12 Z" fill="#7c3aed" stroke="#fff" stroke-width="1.5"/>
-    </svg><span></span></div>`;
-    const q = (sel: string) => root.querySelector(sel) as HTMLElement;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
+    const banner = el('div', 'banner', root);
+    banner.setAttribute('role', 'dialog');
+    banner.setAttribute('aria-labelledby', 'brow-t');
+    banner.hidden = true;
+    el('h2', '', banner, 'brow: your turn').id = 'brow-t';
+    const text = el('p', '', banner);
+    const button = el('button', '', banner, 'Continue');
+    button.type = 'button';
+    const badge = el('div', 'badge', root);
+    badge.hidden = true;
+    const cursor = el('div', 'cursor', root);
+    cursor.hidden = true;
+    const svgNs = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(svgNs, 'svg');
+    const arrow = document.createElementNS(svgNs, 'path');
+    for (const [k, v] of Object.entries({
+      width: '22',
+      height: '22',
+      viewBox: '0 0 22 22',
+      'aria-hidden': 'true',
+    }))
+      svg.setAttribute(k, v);
+    arrow.setAttribute('d', 'M2 2 L2 18 L7 13.5 L10.5 20.5 L13.5 19 L10 12 L17 12 Z');
+    svg.appendChild(arrow);
+    cursor.appendChild(svg);
+    const label = el('span', '', cursor);
     const created: Ui = {
       host,
       root,
-      banner: q('.banner'),
-      text: q('.banner p'),
-      button: q('.banner button') as HTMLButtonElement,
-      badge: q('.badge'),
-      cursor: q('.cursor'),
-      label: q('.cursor span'),
+      banner,
+      text,
+      button,
+      badge,
+      cursor,
+      label,
       state,
       // a page that rewrites <html> must not lose the banner
       keeper: new MutationObserver(() => {
@@ -143,7 +178,7 @@ function applyOverlay(state: OverlayState, binding: string): string {
 
 /** The expression that applies `state` in the isolated world. */
 export function overlayExpression(state: OverlayState): string {
-  return `(${applyOverlay.toString()})(${JSON.stringify(state)}, ${JSON.stringify(BINDING)})`;
+  return `(${applyOverlay.toString()})(${JSON.stringify(state)}, ${JSON.stringify(BINDING)}, ${JSON.stringify(OVERLAY_CSS)})`;
 }
 
 /** Where the banner's Continue button is (viewport CSS px), for tests and the console. */
