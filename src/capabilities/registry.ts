@@ -37,8 +37,16 @@ const modules: Record<string, unknown>[] = [
 const isCapability = (v: unknown): v is AnyCapability =>
   typeof v === 'object' && v !== null && 'name' in v && 'handle' in v && 'input' in v;
 
-/** All capabilities, in declaration order. */
-export const capabilities: AnyCapability[] = modules.flatMap((m) => Object.values(m).filter(isCapability));
+/**
+ * All capabilities: by module in the order above, by name within a module (a module namespace
+ * lists its exports by name, so declaration order is not observable; sorting keeps vitest and
+ * Node in agreement).
+ */
+export const capabilities: AnyCapability[] = modules.flatMap((m) =>
+  Object.values(m)
+    .filter(isCapability)
+    .sort((a, b) => a.name.localeCompare(b.name)),
+);
 
 const byName = new Map(capabilities.map((c) => [c.name, c]));
 if (byName.size !== capabilities.length) throw new Error('Two capabilities share a name.');

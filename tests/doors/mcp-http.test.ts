@@ -103,9 +103,27 @@ describe('one server, two doors', () => {
     }
   });
 
-  // Listings are per owner, but resolvePage (core) ignores the owner: a call without page_id uses the
-  // last page touched by anyone, and a known page id of another client works. Reported to the lead.
-  it.todo("a client that omits page_id never lands on another client's page");
+  it("a client never reaches another client's page, by id or by omitting page_id", async () => {
+    const a = await httpClient(s.url);
+    const b = await httpClient(s.url);
+    try {
+      const opened = await must(mcpDoor(a.client), 'browser_open_page', {
+        url: fixtures.url('doors/search.html'),
+      });
+      const { page_id } = opened.data as { page_id: string };
+      const byId = await mcpDoor(b.client)('browser_list_elements', { page_id });
+      expect(byId.ok).toBe(false);
+      expect(byId.data.error_code).toBe('page_not_found');
+      // B has no page of its own: omitting page_id must not fall through to A's page
+      const omitted = await mcpDoor(b.client)('browser_list_elements', {});
+      expect(omitted.ok).toBe(false);
+      expect(omitted.data.error_code).toBe('page_not_found');
+      expect((await mcpDoor(a.client)('browser_list_elements', {})).ok).toBe(true);
+    } finally {
+      await a.client.close();
+      await b.client.close();
+    }
+  });
 
   it('answers the MCP transport errors a client expects', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

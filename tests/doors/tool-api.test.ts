@@ -99,6 +99,32 @@ describe('the wire format', () => {
     expect(bad.data.error_code).toBe('invalid_request');
   });
 
+  it('refuses malformed requests in the same shape, with a hint', async () => {
+    const post = (path: string, body: string, method = 'POST') =>
+      fetch(`${s.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'GET' ? null : body,
+      });
+    const cases: [Response, number][] = [
+      [await post('/v1/tools/browser_list_pages', '{not json'), 400],
+      [await post('/v1/tools/browser_list_pages', '', 'GET'), 405],
+      [await post('/v1/nothing-here', '{}'), 404],
+      [
+        await post('/v1/tools/browser_list_pages', JSON.stringify({ pad: 'x'.repeat(11 * 1024 * 1024) })),
+        413,
+      ],
+    ];
+    for (const [res, status] of cases) {
+      expect(res.status).toBe(status);
+      const body = (await res.json()) as { ok: boolean; content: string; data: Record<string, string> };
+      expect(body.ok).toBe(false);
+      expect(body.data.error_code).toBe('invalid_request');
+      expect(body.data.hint.length).toBeGreaterThan(5);
+      expect(body.content).toMatch(/^Browser operation failed \[invalid_request\]/);
+    }
+  });
+
   it('lists the tools with their JSON schemas', async () => {
     const tools = await tool.list();
     const open = tools.find((t) => t.name === 'browser_open_page')!;

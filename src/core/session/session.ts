@@ -91,13 +91,25 @@ export class Session {
         hint: 'Close pages you no longer need with browser_close_page.',
       });
     }
-    const raw = existing ?? (await this.context.newPage());
-    const page = new BrowPage(this, raw, opener?.id ?? null, adopted);
-    this.pages.set(page.id, page);
-    raw.on('popup', (popup) => {
-      if (popup && !this.closed) void this.adoptPopup(page, popup);
-    });
-    await page.init(existing ? null : this.options.viewport);
+    let page: BrowPage;
+    try {
+      const raw = existing ?? (await this.context.newPage());
+      page = new BrowPage(this, raw, opener?.id ?? null, adopted);
+      this.pages.set(page.id, page);
+      raw.on('popup', (popup) => {
+        if (popup && !this.closed) void this.adoptPopup(page, popup);
+      });
+      await page.init(existing ? null : this.options.viewport);
+    } catch (e) {
+      // the session ended (ttl, idle, crash) while the page was opening
+      if (this.closed) {
+        throw new BrowserError(
+          'session_closed',
+          `Session ${this.id} ended (${this.stopReason}) while a page was opening.`,
+        );
+      }
+      throw e;
+    }
     this.activePageId = page.id;
     this.events.emit('page-opened', this.id, { page_id: page.id, opener_page_id: page.openerPageId });
     return page;

@@ -28,12 +28,29 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
+class BodyTooLarge extends Error {}
+
+/** An error body in the tool API's own shape: {ok:false, content, data:{error_code, message, hint}}. */
+export function refuse(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  hint: string,
+): void {
+  sendJson(res, status, {
+    ok: false,
+    content: `Browser operation failed [${code}]: ${message} ${hint}`,
+    data: { error_code: code, message, hint },
+  });
+}
+
 export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > MAX_BODY) throw new Error('body too large');
+    if (size > MAX_BODY) throw new BodyTooLarge('body too large');
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -64,20 +81,34 @@ export async function startHttpServer(
   let port = opts.port ?? 7777;
   const server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent)
-        sendJson(res, 500, { ok: false, content: String(e), data: { error_code: 'unexpected_error' } });
-      else res.end();
+      if (res.headersSent) return void res.end();
+      if (e instanceof BodyTooLarge) {
+        return refuse(
+          res,
+          413,
+          'invalid_request',
+          'The request body is over 10 MiB.',
+          'Send smaller parameters.',
+        );
+      }
+      refuse(res, 500, 'unexpected_error', String(e), 'Try again; if it persists, restart brow serve.');
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const denied = checkRequest(req, { host, port, token });
-    if (denied)
-      return sendJson(res, denied.status, {
-        ok: false,
-        content: denied.reason,
-        data: { error_code: 'forbidden' },
-      });
+    if (denied) {
+      // not a tool's failure: the request is refused before any tool runs
+      return refuse(
+        res,
+        denied.status,
+        'invalid_request',
+        denied.reason,
+        denied.status === 401
+          ? 'Send the server token as Authorization: Bearer <token>.'
+          : 'Call brow from a local program, not from a web page; use the address brow printed.',
+      );
+    }
     const url = new URL(req.url ?? '/', `http://${host}`);
     for (const route of opts.extraRoutes ?? []) if (await route(req, res, url)) return;
     if (req.method === 'GET' && url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
@@ -85,39 +116,41 @@ export async function startHttpServer(
       return sendJson(res, 200, { tools: toolList(runtime) });
     const m = /^\/v1\/tools\/([\w:.-]+)$/.exec(url.pathname);
     if (m) {
-      if (req.method !== 'POST')
-        return sendJson(res, 405, {
-          ok: false,
-          content: 'Use POST.',
-          data: { error_code: 'invalid_request' },
-        });
+      if (req.method !== 'POST') {
+        return refuse(
+          res,
+          405,
+          'invalid_request',
+          `${req.method} is not allowed here.`,
+          'Use POST with a JSON body.',
+        );
+      }
       const raw = await readBody(req);
       let input: unknown = {};
       if (raw.trim()) {
         try {
           input = JSON.parse(raw);
         } catch {
-          return sendJson(res, 400, {
-            ok: false,
-            content:
-              'Browser operation failed [invalid_request]: the body is not JSON. Send the parameters as a JSON object.',
-            data: {
-              error_code: 'invalid_request',
-              message: 'The body is not JSON.',
-              hint: 'Send the parameters as a JSON object.',
-            },
-          });
+          return refuse(
+            res,
+            400,
+            'invalid_request',
+            'The body is not JSON.',
+            'Send the parameters as a JSON object.',
+          );
         }
       }
       const owner = req.headers['x-brow-client'];
       const outcome = await runtime.invoke(m[1]!, input, { owner: typeof owner === 'string' ? owner : null });
       return sendJson(res, 200, outcome);
     }
-    sendJson(res, 404, {
-      ok: false,
-      content: `No route ${req.method} ${url.pathname}.`,
-      data: { error_code: 'invalid_request' },
-    });
+    refuse(
+      res,
+      404,
+      'invalid_request',
+      `No route ${req.method} ${url.pathname}.`,
+      'Tools are at POST /v1/tools/<name>; GET /v1/tools lists them.',
+    );
   }
 
   await new Promise<void>((resolve, reject) => {
