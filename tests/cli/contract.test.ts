@@ -1,9 +1,12 @@
 /** The door contract table through the CLI: one process per call, through the daemon, `--input-json … --json`. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_TABLE } from '../../src/runtime/error-table.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { CONTRACT_CASES, prepareContract, type ContractEnv } from '../doors/contract.js';
 import { buildOnce, cliDoor, cliEnv, type CliEnv } from './helpers.js';
+
+// every call is a new node process talking to a daemon: slow on a busy two-core machine
+vi.setConfig({ testTimeout: 180_000 });
 
 let fixtures: FixtureServer;
 let cli: CliEnv;

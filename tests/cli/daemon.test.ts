@@ -1,12 +1,15 @@
 /** The CLI through its daemon, process after process: a round trip, --json parity with the tool API, exit codes, idle reaping. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
 import { ERROR_TABLE } from '../../src/runtime/error-table.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { configFile, spawnServe, type Spawned } from '../doors/helpers.js';
 import { alive, buildOnce, childPids, cliEnv, normalize, until, type CliEnv } from './helpers.js';
+
+// every call is a new node process talking to a daemon: slow on a busy two-core machine
+vi.setConfig({ testTimeout: 180_000 });
 
 const PAGE = `<!doctype html><html lang="en"><head><title>CLI fixture</title></head><body>
 <h1>Counter</h1><p id="out">Clicked 0 times</p>
