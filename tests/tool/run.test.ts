@@ -163,4 +163,18 @@ describe('timeouts', () => {
     expect((await stuck).ok).toBe(false);
     expect(took).toBeLessThan(4500);
   });
+
+  it('a tab whose page closes is dead: runs say so, open starts it again', async () => {
+    await h.toolOk({ action: 'open', name: 'short' });
+    const closed = await h.tool({ action: 'run', name: 'short', code: 'await page.close();' });
+    expect(closed.data).toMatchObject({
+      error_code: 'page_closed',
+      message: 'The page of this tab was closed.',
+    });
+    await expect
+      .poll(async () => (await h.tool({ action: 'run', name: 'short', code: 'return 1' })).data.message)
+      .toBe('Tab "short" is not alive. Reopen it.');
+    expect((await h.toolOk({ action: 'open', name: 'short' })).content).toMatch(/^Opened tab "short"/);
+    expect((await h.run('return 7', { name: 'short' })).content).toBe('7');
+  });
 });

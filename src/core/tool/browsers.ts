@@ -25,7 +25,7 @@ export interface BrowserHandle {
   refs: number;
   /** The process brow spawned (spawned kind only). */
   child?: ChildProcess;
-  /** A running app brow found listening for CDP and reused (spawned kind only). */
+  /** A running app brow found listening for CDP and reused (spawned kind only; never killed by brow). */
   pid?: number;
   describe: string;
 }
@@ -88,7 +88,7 @@ export class BrowserRegistry {
     h.refs += 1;
   }
 
-  /** Drop one hold; at zero the handle goes (disconnect; with kill, also end a process brow spawned). */
+  /** Drop one hold; at zero the handle goes (disconnect; with kill, also end the process when brow spawned it). */
   async release(h: BrowserHandle, kill: boolean): Promise<void> {
     h.refs = Math.max(0, h.refs - 1);
     if (h.refs > 0) return;
@@ -105,10 +105,10 @@ export class BrowserRegistry {
 
   private async dispose(h: BrowserHandle, kill: boolean): Promise<void> {
     if (h.kind.kind === 'headless') return; // brow's shared Chromium: the core owns it
-    if (kill && (h.child || h.pid)) {
+    // brow ends only processes it started; an app it found running is just let go.
+    if (kill && h.child) {
       await h.browser.close().catch(() => undefined);
-      if (h.child) await killTree(h.child);
-      else if (h.pid) signalPid(h.pid);
+      await killTree(h.child);
       if (h.kind.kind === 'spawned') this.running.delete(h.kind.path);
       return;
     }
@@ -173,14 +173,6 @@ export class BrowserRegistry {
       await killTree(app.child);
       throw e;
     }
-  }
-}
-
-function signalPid(pid: number): void {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
   }
 }
 

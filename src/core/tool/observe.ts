@@ -3,7 +3,7 @@
  * frame, shadow roots included) instead of the accessibility tree. Ids come from ElementIds.
  */
 import type { Frame, Page } from 'puppeteer-core';
-import type { WalkNode, WalkResult } from '../snapshot/injected/types.js';
+import type { BrowPageApi, WalkNode, WalkResult } from '../snapshot/injected/types.js';
 import { withApi } from '../snapshot/page-script.js';
 import type { ElementIds } from './element-ids.js';
 
@@ -55,7 +55,54 @@ const INTERACTIVE = new Set([
 const STATEFUL = new Set(['checked', 'mixed', 'pressed', 'selected', 'expanded', 'collapsed', 'focused']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
-type Walk = WalkResult & { dpr: number };
+/** The fields of a walked node an observation uses; `shown` = kept by the page-side filter. */
+type Slim = Pick<
+  WalkNode,
+  'id' | 'role' | 'name' | 'value' | 'text' | 'level' | 'states' | 'tag' | 'inView' | 'frame'
+> & {
+  shown: boolean;
+};
+type Walk = Omit<WalkResult, 'nodes'> & { nodes: Slim[]; dpr: number };
+
+interface PageFilter {
+  maxNodes: number;
+  includeAll: boolean;
+  interactive: string[];
+  stateful: string[];
+}
+
+/**
+ * Page side: walk, keep what the observation shows (plus frame owners, to stitch frames in),
+ * and send only the fields it uses — on a big page most of the cost is the transfer.
+ */
+function walkInPage(api: BrowPageApi, f: PageFilter): Walk {
+  const res = api.walk({ maxNodes: f.maxNodes });
+  const nodes: Slim[] = [];
+  for (const n of res.nodes) {
+    const shown =
+      n.id > 0 &&
+      (f.includeAll ||
+        f.interactive.includes(n.role) ||
+        n.clickable === true ||
+        n.states.some((st) => f.stateful.includes(st)));
+    if (!shown && !n.frame) continue;
+    const s: Slim = {
+      id: n.id,
+      role: n.role,
+      name: n.name,
+      states: n.states,
+      tag: n.tag,
+      inView: n.inView,
+      shown,
+    };
+    if (n.value !== undefined) s.value = n.value;
+    if (n.text) s.text = n.text;
+    if (n.level !== undefined) s.level = n.level;
+    if (n.frame) s.frame = true;
+    nodes.push(s);
+  }
+  return { ...res, nodes, dpr: devicePixelRatio };
+}
 
 const MAX_NODES = 100_000;
 
@@ -65,20 +112,20 @@ export async function observe(page: Page, ids: ElementIds, opts: ObserveOptions 
   const walkFrame = async (frame: Frame, visible: boolean): Promise<Walk | null> => {
     let res: Walk;
     try {
-      res = await withApi(
-        frame,
-        (api, o: { maxNodes: number }) => ({ ...api.walk(o), dpr: devicePixelRatio }),
-        {
-          maxNodes: MAX_NODES,
-        },
-      );
+      res = await withApi(frame, walkInPage, {
+        maxNodes: MAX_NODES,
+        includeAll: opts.includeAll === true,
+        interactive: [...INTERACTIVE],
+        stateful: [...STATEFUL],
+      });
     } catch {
       return null; // a frame that refuses or went away has no elements
     }
     ids.sawDocument(frame, res.docKey);
     const owners = frame.childFrames().length > 0 ? await frameOwners(frame) : new Map<number, Frame>();
     for (const n of res.nodes) {
-      if (n.id && keep(n, opts, visible)) elements.push(entry(ids.idFor(frame, res.docKey, n.id), n));
+      if (n.shown && (!opts.viewportOnly || (visible && n.inView)))
+        elements.push(entry(ids.idFor(frame, res.docKey, n.id), n));
       const child = n.frame && n.id ? owners.get(n.id) : undefined;
       if (child) await walkFrame(child, visible && n.inView);
     }
@@ -109,14 +156,8 @@ export async function observe(page: Page, ids: ElementIds, opts: ObserveOptions 
   };
 }
 
-function keep(n: WalkNode, opts: ObserveOptions, frameVisible: boolean): boolean {
-  if (opts.viewportOnly && !(frameVisible && n.inView)) return false;
-  if (opts.includeAll) return true;
-  return INTERACTIVE.has(n.role) || n.clickable === true || n.states.some((s) => STATEFUL.has(s));
-}
-
 /** Seed 000's state words: disabled, checked=…, pressed=…, selected=…, expanded=…, required, … */
-function states(n: WalkNode): string[] {
+function states(n: Slim): string[] {
   const out: string[] = [];
   const has = (s: string) => n.states.includes(s);
   for (const s of n.states) {
@@ -133,7 +174,7 @@ function states(n: WalkNode): string[] {
   return out;
 }
 
-function entry(id: number, n: WalkNode): ObservationEntry {
+function entry(id: number, n: Slim): ObservationEntry {
   const e: ObservationEntry = { id, role: n.role, name: n.name, states: states(n) };
   if (n.value !== undefined) e.value = n.value;
   if (n.text) e.text = n.text;

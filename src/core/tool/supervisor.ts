@@ -37,6 +37,8 @@ export interface OpenOptions {
 }
 
 const MAX_LOGS = 200;
+/** Each tab is a worker thread with its own connection: a cap keeps a runaway caller from exhausting memory. */
+export const MAX_TABS = 20;
 
 export class TabSupervisor {
   private readonly tabs = new Map<string, Tab>();
@@ -87,6 +89,11 @@ export class TabSupervisor {
         return { tab: existing, created: false };
       }
       if (existing) await this.drop(existing, false);
+      if (this.tabs.size >= MAX_TABS) {
+        throw new BrowserError('resource_limit', `The browser tool has ${MAX_TABS} tabs open, its limit.`, {
+          hint: 'Close a tab you no longer need with {"action": "close", "name": …}, or reuse one by name.',
+        });
+      }
       return { tab: await this.create(name, handle, opts), created: true };
     });
   }

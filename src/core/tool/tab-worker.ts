@@ -37,7 +37,17 @@ interface State {
 }
 
 let state: State | null = null;
+let closing = false;
 const runs = new Map<number, AbortController>();
+
+/** The page closed under us (the app closed its window) or the browser went away: this tab is over. */
+function gone(why: string): void {
+  if (closing) return;
+  log('warn', why);
+  for (const ac of runs.values()) ac.abort(new BrowserError('page_closed', why));
+  // Let the abort answers go out, then end the thread; the host marks the tab dead.
+  setTimeout(() => process.exit(0), 50);
+}
 
 async function init(payload: InitPayload): Promise<void> {
   try {
@@ -51,6 +61,8 @@ async function init(payload: InitPayload): Promise<void> {
       waitUntil: payload.waitUntil,
       ids: new ElementIds(),
     };
+    page.once('close', () => gone('The page of this tab was closed.'));
+    browser.once('disconnected', () => gone('The connection to the browser was lost.'));
     post({ type: 'ready', info: await tabInfo(page) });
   } catch (e) {
     post({ type: 'init-failed', error: serializeError(e, 'connection_failed') });
@@ -119,6 +131,7 @@ async function run(id: number, code: string, timeoutMs: number): Promise<void> {
 }
 
 async function close(): Promise<void> {
+  closing = true;
   for (const ac of runs.values())
     ac.abort(new BrowserError('page_closed', 'The tab was closed during the run.'));
   const s = state;
