@@ -41,6 +41,12 @@ describe('browser_screenshot', () => {
     expect(r.data.output_path).toBeUndefined();
   });
 
+  it('captures a background tab (which paints no frames until it is in front)', async () => {
+    const first = await h.open('read/long.html');
+    const second = await h.open('read/article.html');
+    for (const pageId of [first, second, first, second]) await shot({ page_id: pageId });
+  });
+
   it('a 30,000 px page full-page: clipped, never failing, says so', async () => {
     const pageId = await h.open('read/tall.html');
     const r = await shot({ page_id: pageId, full_page: true });

@@ -34,6 +34,7 @@ interface Region {
 
 export interface ScreenshotResult {
   page_id: string;
+  session_id: string;
   screenshot: {
     /** The captured region in image pixels (at capture scale). */
     width: number;
@@ -174,6 +175,18 @@ async function capture(
   }
 }
 
+/**
+ * A background tab paints no frames, so a capture of it waits forever: bring it to the front
+ * first (the tab that was in front goes to the background).
+ */
+async function showTab(page: BrowPage): Promise<void> {
+  const state = await sendRacingDialog(
+    page,
+    page.raw.evaluate(() => document.visibilityState),
+  );
+  if (state !== 'visible') await page.raw.bringToFront();
+}
+
 /** Take the screenshot; returns the data and the model's image. */
 export async function screenshot(
   page: BrowPage,
@@ -181,6 +194,7 @@ export async function screenshot(
 ): Promise<{ data: ScreenshotResult; image: { data: string; mimeType: string } }> {
   page.assertNoDialog();
   const out = checkOutput(page, input);
+  await showTab(page);
   const asked = input.scale ?? 1;
   let region: Region;
   let fullPage = false;
@@ -218,6 +232,7 @@ export async function screenshot(
   }
   const data: ScreenshotResult = {
     page_id: page.id,
+    session_id: page.session.id,
     screenshot: {
       width: Math.round(region.width * scale),
       height: Math.round(region.height * scale),
