@@ -191,6 +191,7 @@ describe('the daemon', () => {
     expect(listed.stdout).toContain('No pages are open.');
     const after = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout);
     expect(after.pid).not.toBe(before.pid);
+    await cli.run(['daemon', 'stop'], { session }); // one browser fewer for the rest of the run
   });
 
   it('commands that start the daemon at once share one daemon', async () => {
@@ -202,6 +203,7 @@ describe('the daemon', () => {
     expect(JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout).running).toBe(
       true,
     );
+    await cli.run(['daemon', 'stop'], { session });
   });
 
   it('says so when the running daemon has another configuration than asked for', async () => {
@@ -212,6 +214,7 @@ describe('the daemon', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`runs with no config file, not ${file}`);
     expect(r.stderr).toContain(`brow daemon stop --session ${session}`);
+    await cli.run(['daemon', 'stop'], { session });
   });
 
   it('a second profile is a separate daemon with its own browser', async () => {
@@ -225,5 +228,6 @@ describe('the daemon', () => {
     const sa = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session: a })).stdout);
     const sb = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session: b })).stdout);
     expect(sa.pid).not.toBe(sb.pid);
+    await Promise.all([a, b].map((s) => cli.run(['daemon', 'stop'], { session: s })));
   });
 });
