@@ -45,6 +45,7 @@ export class TabSupervisor {
   private readonly locks = new Map<string, Promise<unknown>>();
   /** A worker thread started ahead, its modules loaded: the next tab starts without that wait. */
   private spare: TabWorker | null = null;
+  private shutDown = false;
 
   constructor(
     private readonly browsers: BrowserRegistry,
@@ -143,6 +144,8 @@ export class TabSupervisor {
             };
       worker = this.takeWorker((level, msg) => pushLog(logs, level, msg));
       const info = await worker.init(payload);
+      // Start the next tab's thread now, not during this one's start (they would share the CPU).
+      if (!this.shutDown && !this.spare?.alive) this.spare = new TabWorker(() => undefined);
       const tab: Tab = { name, handle, worker, dialogs: opts.dialogs, waitUntil: opts.waitUntil, info, logs };
       this.tabs.set(name, tab);
       return tab;
@@ -160,7 +163,6 @@ export class TabSupervisor {
     this.spare = null;
     if (w && w.alive) w.setLog(onLog);
     else w = new TabWorker(onLog);
-    this.spare = new TabWorker(() => undefined);
     return w;
   }
 
@@ -195,6 +197,7 @@ export class TabSupervisor {
   /** Release every tab; returns how many there were. With shutdown, the spare worker goes too. */
   async releaseAll(kill: boolean, shutdown = false): Promise<number> {
     if (shutdown) {
+      this.shutDown = true;
       await this.spare?.kill();
       this.spare = null;
     }
