@@ -1,5 +1,5 @@
 /** Read the attributes the walker cares about in one pass (most elements have none: a fast path). */
-import { elGetAttribute, elGetAttributeNames, elHasAttributes, table } from './natives.js';
+import { elGetAttribute, elGetAttributeNames, elHasAttributes, setPrototypeOf, table } from './natives.js';
 import { cap } from './text.js';
 
 /** Attributes copied to WalkNode.attrs. */
@@ -21,6 +21,10 @@ const KEEP = table<true>({
   'data-testid': true,
   contenteditable: true,
 });
+
+/** Kept attributes: a fast object whose prototype chain does not reach Object.prototype (no page setters). */
+class Kept {}
+setPrototypeOf(Kept.prototype, null);
 
 /** The attributes of one element that change its role, name, states or actions. */
 export class Attrs {
@@ -64,7 +68,7 @@ export function readAttrs(el: Element): Attrs {
   for (let i = 0; i < names.length; i++) {
     const n = names[i]!;
     const v = elGetAttribute(el, n) ?? '';
-    if (KEEP[n]) (a.keep ??= table<string>({}))[n] = cap(v);
+    if (KEEP[n]) (a.keep ??= new Kept() as Record<string, string>)[n] = cap(v);
     switch (n) {
       case 'role':
         a.role = v;

@@ -18,6 +18,7 @@ export const mathFloor = Math.floor;
 export const parseIntNative = parseInt;
 const objectCreate = Object.create;
 const objectAssign = Object.assign;
+export const setPrototypeOf = Object.setPrototypeOf;
 
 /** A lookup table without a prototype (so `table['constructor']` is undefined). */
 export function table<V>(entries: Record<string, V>): Record<string, V> {
@@ -72,6 +73,7 @@ export const weakSetAdd = uncurry(WeakSet.prototype.add);
 export const strToLower = uncurry(String.prototype.toLowerCase);
 export const strSlice = uncurry(String.prototype.slice);
 export const strCharCode = uncurry(String.prototype.charCodeAt);
+export const strIndexOf = uncurry(String.prototype.indexOf);
 
 // DOM methods the walker calls.
 const EP = Element.prototype;

@@ -1,21 +1,25 @@
 /** Text helpers that use no tamperable builtins: whitespace collapsing, caps, token lists. */
-import { strCharCode, strSlice } from './natives.js';
+import { strSlice } from './natives.js';
 
 /** Longest name, text or attribute value we emit. */
 export const CAP = 200;
 
-function isSpace(c: number): boolean {
-  // space, tab, LF, FF, CR, NBSP and the other Unicode spaces a name should not keep
+/**
+ * Whether a one-char string is whitespace a name should not keep: ASCII controls and space, NBSP
+ * and the other Unicode spaces. Strings are indexed (s[i]) rather than read with charCodeAt: no
+ * call per character, and nothing a page could patch.
+ */
+function isSpace(ch: string): boolean {
+  if (ch <= ' ') return true;
+  if (ch <= '~') return false;
   return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 160 ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x3000 ||
-    c === 0xfeff
+    ch === '\u00a0' ||
+    (ch >= '\u2000' && ch <= '\u200a') ||
+    ch === '\u2028' ||
+    ch === '\u2029' ||
+    ch === '\u202f' ||
+    ch === '\u3000' ||
+    ch === '\ufeff'
   );
 }
 
@@ -23,13 +27,13 @@ function isSpace(c: number): boolean {
 export function collapse(s: string, max = CAP): string {
   const n = s.length;
   let start = 0;
-  while (start < n && isSpace(strCharCode(s, start))) start++;
+  while (start < n && isSpace(s[start]!)) start++;
   let out = '';
   let pendingSpace = false;
   let runStart = start;
   let i = start;
   for (; i < n; i++) {
-    if (isSpace(strCharCode(s, i))) {
+    if (isSpace(s[i]!)) {
       if (!pendingSpace) {
         out += strSlice(s, runStart, i);
         if (out.length >= max) return strSlice(out, 0, max);
@@ -47,7 +51,7 @@ export function collapse(s: string, max = CAP): string {
 
 /** Whether the string has any non-whitespace character. */
 export function hasText(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (!isSpace(strCharCode(s, i))) return true;
+  for (let i = 0; i < s.length; i++) if (!isSpace(s[i]!)) return true;
   return false;
 }
 
@@ -56,7 +60,7 @@ export function tokens(s: string): string[] {
   const out: string[] = [];
   let start = -1;
   for (let i = 0; i <= s.length; i++) {
-    const space = i === s.length || isSpace(strCharCode(s, i));
+    const space = i === s.length || isSpace(s[i]!);
     if (space) {
       if (start >= 0) out[out.length] = strSlice(s, start, i);
       start = -1;

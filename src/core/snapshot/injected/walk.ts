@@ -25,7 +25,7 @@ import {
   implicitRole,
   roleFlags,
 } from './roles.js';
-import { CAPTION, INLINE, LEAF, NO_SCROLL, SKIP, tagFlags } from './tags.js';
+import { CAPTION, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
 import {
   TextCtxStack,
   addText,
@@ -152,21 +152,23 @@ export class Walker implements Emitter {
   /** Walk the composed children; returns their text for a name from content when `collect`. */
   private visitChildren(
     el: Element,
+    tag: string,
+    tf: number,
     ctx: TextCtx,
     textHidden: boolean,
     cursor: string | undefined,
     collect: boolean,
   ): string {
     // A closed <details> shows only its summary; loose text in it has no element to check.
-    if (el.localName === 'details' && !(el as HTMLDetailsElement).open) textHidden = true;
+    if (tag === 'details' && !(el as HTMLDetailsElement).open) textHidden = true;
     let content = '';
-    const root = shadowRootOf(el);
+    const root = tf & SHADOW_HOST ? shadowRootOf(el) : null;
     let n: Node | null;
     if (root) {
       observeRoot(root);
       n = root.firstChild;
     } else {
-      if (el.localName === 'slot') {
+      if (tag === 'slot') {
         const assigned = slotChildren(el as HTMLSlotElement);
         if (assigned) {
           for (let i = 0; i < assigned.length && !this.truncated; i++) {
@@ -331,7 +333,7 @@ export class Walker implements Emitter {
         !ctx.covered &&
         ((tag === 'label' && labelNamesVisibleControl(el)) || (tf & CAPTION && this.namesParent(el, ctx)));
       if (coverLabel) ctx.covered = true;
-      const content = this.visitChildren(el, ctx, invisible, cursor, given === null);
+      const content = this.visitChildren(el, tag, tf, ctx, invisible, cursor, given === null);
       if (coverLabel) ctx.covered = false;
       if (block && !ctx.covered) endSegment(ctx);
       return given ?? (hasText(content) ? content : (a.title ?? ''));
@@ -377,7 +379,7 @@ export class Walker implements Emitter {
     this.disabledFieldsets += fieldset;
     let content: string;
     try {
-      content = this.visitChildren(el, inner, false, cursor, fromContent || given === null);
+      content = this.visitChildren(el, tag, tf, inner, false, cursor, fromContent || given === null);
     } finally {
       if (tag === 'table') enterTable(previousTable);
       this.disabledFieldsets -= fieldset;
