@@ -194,6 +194,21 @@ describe('the daemon', () => {
     await cli.run(['daemon', 'stop'], { session }); // one browser fewer for the rest of the run
   });
 
+  it('a daemon killed hard is replaced by the next command (its stale socket removed)', async () => {
+    const session = `kill-${process.pid}`;
+    expect((await cli.run(['list-pages'], { session })).code).toBe(0);
+    const before = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout);
+    process.kill(before.pid, 'SIGKILL');
+    expect(await until(() => !alive(before.pid), 10_000)).toBe(true);
+    expect(existsSync(join(cli.dir, `${session}.sock`))).toBe(true);
+    const r = await cli.run(['list-pages'], { session });
+    expect(r.code, r.stderr).toBe(0);
+    const after = JSON.parse((await cli.run(['daemon', 'status', '--json'], { session })).stdout);
+    expect(after.running).toBe(true);
+    expect(after.pid).not.toBe(before.pid);
+    await cli.run(['daemon', 'stop'], { session });
+  });
+
   it('commands that start the daemon at once share one daemon', async () => {
     const session = `race-${process.pid}`;
     const runs = await Promise.all([1, 2, 3].map(() => cli.run(['list-pages'], { session })));
