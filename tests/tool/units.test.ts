@@ -89,6 +89,10 @@ describe('errors across the worker boundary', () => {
       code: 'script_error',
       message: 'plain',
     });
+    const closed = Object.assign(new Error('Protocol error (Runtime.callFunctionOn): Target closed'), {
+      name: 'TargetCloseError',
+    });
+    expect(deserializeError(serializeError(closed)).code).toBe('page_closed');
   });
 });
 

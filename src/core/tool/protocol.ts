@@ -1,5 +1,5 @@
 /** Messages between the host (the tab supervisor) and a tab's worker thread. Plain, cloneable data only. */
-import { BrowserError, ERROR_CODES, type ErrorCode } from '../errors.js';
+import { BrowserError, classifyError, ERROR_CODES, type ErrorCode } from '../errors.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2';
 export type DialogPolicy = 'accept' | 'dismiss';
@@ -82,6 +82,8 @@ export type WorkerMessage =
   | { type: 'result'; id: number; ok: true; payload: RunPayload }
   | { type: 'result'; id: number; ok: false; error: SerializedError };
 
+const DRIVER_ERRORS = new Set(['TargetCloseError', 'ProtocolError', 'ConnectionClosedError']);
+
 const isCode = (c: unknown): c is ErrorCode =>
   typeof c === 'string' && (ERROR_CODES as readonly string[]).includes(c);
 
@@ -97,6 +99,8 @@ export function serializeError(e: unknown, fallback: ErrorCode = 'script_error')
   let code: ErrorCode = fallback;
   if (name === 'BrowserError' && isCode(o.code)) code = o.code;
   else if (name === 'TimeoutError') code = 'timeout';
+  // puppeteer's own failures (a closed target, a lost connection) keep their meaning
+  else if (DRIVER_ERRORS.has(name)) code = classifyError(e).code;
   const out: SerializedError = { name, message, code };
   if (typeof o.hint === 'string' && name === 'BrowserError') out.hint = o.hint;
   if (typeof o.stack === 'string') out.stack = o.stack;

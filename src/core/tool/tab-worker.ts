@@ -83,7 +83,12 @@ async function run(id: number, code: string, timeoutMs: number): Promise<void> {
   const ac = new AbortController();
   runs.set(id, ac);
   const timer = setTimeout(
-    () => ac.abort(new BrowserError('timeout', `Browser code execution timed out after ${timeoutMs}ms`)),
+    () =>
+      ac.abort(
+        new BrowserError('timeout', `Browser code execution timed out after ${timeoutMs}ms`, {
+          hint: 'The tab is still open: split the work into shorter runs, wait for something specific, or raise timeout (at most 30 s).',
+        }),
+      ),
     timeoutMs,
   );
   const displays: RunPayload['displays'] = [];
