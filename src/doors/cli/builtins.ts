@@ -1,38 +1,33 @@
-/** The commands that are not capabilities: serve, mcp, doctor, daemon. Each loads configuration with loadConfig. */
+/**
+ * The light builtin commands (doctor, daemon) and the runtime every builtin builds from the command line's
+ * configuration. serve and mcp live in serve.ts, loaded only when run, so `brow click` stays quick to start.
+ */
 import { parseArgs } from 'node:util';
 import { capabilities } from '../../capabilities/registry.js';
 import { BrowRuntime } from '../../runtime/runtime.js';
-import { consoleRoute } from '../console/routes.js';
-import { eventsRoute } from '../http/events-route.js';
-import { startHttpServer } from '../http/server.js';
-import { MCP_CLI_OPTIONS, mcpHttpRoute, parseCaps, restrictRuntime, runMcpStdio } from '../mcp/index.js';
+import { parseCaps, restrictRuntime } from '../mcp/caps.js';
 import { checkInput, parseArgs as parseCommandLine } from './argv.js';
 import { capabilityCommands } from './commands.js';
 import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import { daemonStatus, DEFAULT_IDLE_MS, ensureDaemon, stopDaemon } from './daemon-client.js';
 import { runDaemon } from './daemon.js';
-import { demoRoute } from './demo.js';
 import { printOutcome, type Streams } from './output.js';
 import { checkProfile, parseDuration } from './runtime-dir.js';
-import { UsageError } from './usage-error.js';
+import { own, UsageError } from './usage-error.js';
 
 /** A runtime from the command line's configuration (--config, BROW_*, config flags), with the --caps view. */
 export function runtimeFromArgs(argv: string[], caps?: string): { runtime: BrowRuntime; rest: string[] } {
   const args = extractConfigArgs(argv);
-  const enabled = parseCaps(caps, capabilities);
-  const runtime = new BrowRuntime(loadFromArgs(args).config);
-  return { runtime: caps ? restrictRuntime(runtime, enabled) : runtime, rest: args.rest };
-}
-
-/** node:util parseArgs, with its complaint turned into an invalid_request naming the command. */
-function own<T>(command: string, parse: () => T): T {
+  let enabled: ReturnType<typeof parseCaps>;
   try {
-    return parse();
+    enabled = parseCaps(caps, capabilities);
   } catch (e) {
-    throw new UsageError(`brow ${command}: ${(e as Error).message}`, {
-      hint: `See brow ${command} --help (configuration keys are flags too: brow config --help).`,
+    throw new UsageError((e as Error).message, {
+      hint: 'Give capability groups or tool names, comma-separated; -name turns one off (--caps -scripts,-styles).',
     });
   }
+  const runtime = new BrowRuntime(loadFromArgs(args).config);
+  return { runtime: caps ? restrictRuntime(runtime, enabled) : runtime, rest: args.rest };
 }
 
 /** `brow doctor`: the browser_doctor capability, run in this process (it never launches a browser, so no daemon). */
@@ -49,80 +44,6 @@ export async function doctorCommand(argv: string[], io: Streams): Promise<number
   } finally {
     await runtime.close();
   }
-}
-
-/** `brow serve`: the HTTP tool API, MCP over HTTP at /mcp, and the demo page with --demo. */
-export async function serveCommand(argv: string[], io: Streams): Promise<number> {
-  const config = extractConfigArgs(argv);
-  const { values } = own('serve', () =>
-    parseArgs({
-      args: config.rest,
-      options: {
-        port: { type: 'string', default: process.env.BROW_PORT ?? '7777' },
-        host: { type: 'string', default: '127.0.0.1' },
-        token: { type: 'string', default: process.env.BROW_TOKEN },
-        demo: { type: 'boolean', default: false },
-        ...MCP_CLI_OPTIONS,
-      },
-    }),
-  );
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--port ${values.port} is not a port.`, {
-      hint: 'Give 0..65535 (0 picks a free one).',
-    });
-  }
-  const { runtime } = runtimeFromArgs(argv, values.caps);
-  const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
-  const server = await startHttpServer(runtime, {
-    host: values.host,
-    port,
-    token: values.token ?? null,
-    extraRoutes: [mcp.route, eventsRoute(runtime), consoleRoute(runtime), demoRoute],
-  }).catch(async (e: unknown) => {
-    await mcp.close();
-    await runtime.close();
-    throw e;
-  });
-  io.out(
-    `brow serving the tool API at ${server.url}/v1/tools, MCP at ${server.url}/mcp, events at ${server.url}/v1/events\n`,
-  );
-  io.out(`Web console: ${server.url}/${values.token ? '?token=<your token>' : ''}\n`);
-  if (values.demo) {
-    const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
-    io.out(`${opened.content}\n`);
-    io.out(
-      `Try:\n  curl -s -X POST ${server.url}/v1/tools/browser_list_elements -H 'content-type: application/json' -d '{}'\n` +
-        `  curl -s -X POST ${server.url}/v1/tools/browser_click -H 'content-type: application/json' -d '{"ref":"e3"}'\n`,
-    );
-  }
-  const stop = async () => {
-    await mcp.close();
-    await server.close();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  await new Promise(() => undefined);
-  return 0;
-}
-
-/** `brow mcp`: MCP on stdio until the client goes away. */
-export async function mcpCommand(argv: string[]): Promise<number> {
-  const rest = extractConfigArgs(argv).rest;
-  const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
-  const { runtime } = runtimeFromArgs(argv, values.caps);
-  // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike
-  const onSignal = () => void runtime.close().finally(() => process.exit(0));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await runMcpStdio(runtime);
-  } finally {
-    await runtime.close();
-  }
-  return 0;
 }
 
 /** The daemon profile a command means: --session, else BROW_SESSION, else "default". */

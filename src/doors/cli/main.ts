@@ -5,16 +5,8 @@
  */
 import { errorOutcome } from '../../runtime/invoke.js';
 import type { Outcome } from '../../runtime/outcome.js';
-import { WORKER_DESCRIPTION, WORKER_USAGE, workerCommand } from '../bus/cli.js';
 import { absolutePaths, checkInput, parseArgs } from './argv.js';
-import {
-  daemonCommand,
-  doctorCommand,
-  mcpCommand,
-  profileOf,
-  runtimeFromArgs,
-  serveCommand,
-} from './builtins.js';
+import { daemonCommand, doctorCommand, profileOf, runtimeFromArgs } from './builtins.js';
 import { capabilityCommands, commandName, type CommandSpec } from './commands.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config-cmd.js';
@@ -32,18 +24,18 @@ export interface Builtin {
   run(argv: string[], io: Streams): Promise<number> | number;
 }
 
-/** Commands that are not capabilities. A door adds its command here (one entry). */
+/** Commands that are not capabilities. A door adds its command here (one entry; import heavy code in `run`). */
 export const BUILTINS: Record<string, Builtin> = {
   serve: {
     usage: 'serve [--port 7777] [--host H] [--token T] [--demo] [--caps LIST]',
     description:
       'HTTP tool API (POST /v1/tools/<name>) and MCP over HTTP at /mcp (port: --port or BROW_PORT)',
-    run: serveCommand,
+    run: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   },
   mcp: {
     usage: 'mcp [--caps LIST]',
     description: "MCP on stdio (for an MCP client's config); --caps -scripts,-styles turns groups off",
-    run: (argv) => mcpCommand(argv),
+    run: async (argv) => (await import('./serve.js')).mcpCommand(argv),
   },
   doctor: {
     usage: 'doctor [--json]',
@@ -52,9 +44,12 @@ export const BUILTINS: Record<string, Builtin> = {
     run: doctorCommand,
   },
   worker: {
-    usage: WORKER_USAGE,
-    description: WORKER_DESCRIPTION,
-    run: (argv, io) => {
+    // the full usage is WORKER_USAGE in bus/cli.ts; importing it here would load the bus SDK for every command
+    usage: 'worker [--engine ws://127.0.0.1:49134] [--name browser]',
+    description:
+      'seed-002 bus worker: browser::* functions and triggers on an iii engine (--engine, else III_URL)',
+    run: async (argv, io) => {
+      const { workerCommand } = await import('../bus/cli.js');
       const { runtime, rest } = runtimeFromArgs(argv);
       return workerCommand(runtime, rest, io.out);
     },

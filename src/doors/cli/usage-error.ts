@@ -20,3 +20,14 @@ export class UsageError extends Error {
     };
   }
 }
+
+/** node:util parseArgs, with its complaint turned into an invalid_request naming the command. */
+export function own<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new UsageError(`brow ${command}: ${(e as Error).message}`, {
+      hint: `See brow ${command} --help (configuration keys are flags too: brow config --help).`,
+    });
+  }
+}

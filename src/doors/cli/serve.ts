@@ -1,0 +1,85 @@
+/** `brow serve` and `brow mcp`: the servers, loaded only when one of them runs (they pull in the MCP SDK and the HTTP door). */
+import { parseArgs } from 'node:util';
+import { consoleRoute } from '../console/routes.js';
+import { eventsRoute } from '../http/events-route.js';
+import { startHttpServer } from '../http/server.js';
+import { MCP_CLI_OPTIONS, mcpHttpRoute, runMcpStdio } from '../mcp/index.js';
+import { runtimeFromArgs } from './builtins.js';
+import { extractConfigArgs } from './config-cmd.js';
+import { demoRoute } from './demo.js';
+import type { Streams } from './output.js';
+import { own, UsageError } from './usage-error.js';
+
+/** `brow serve`: the HTTP tool API, MCP over HTTP at /mcp, and the demo page with --demo. */
+export async function serveCommand(argv: string[], io: Streams): Promise<number> {
+  const config = extractConfigArgs(argv);
+  const { values } = own('serve', () =>
+    parseArgs({
+      args: config.rest,
+      options: {
+        port: { type: 'string', default: process.env.BROW_PORT ?? '7777' },
+        host: { type: 'string', default: '127.0.0.1' },
+        token: { type: 'string', default: process.env.BROW_TOKEN },
+        demo: { type: 'boolean', default: false },
+        ...MCP_CLI_OPTIONS,
+      },
+    }),
+  );
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port ${values.port} is not a port.`, {
+      hint: 'Give 0..65535 (0 picks a free one).',
+    });
+  }
+  const { runtime } = runtimeFromArgs(argv, values.caps);
+  const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
+  const server = await startHttpServer(runtime, {
+    host: values.host,
+    port,
+    token: values.token ?? null,
+    extraRoutes: [mcp.route, eventsRoute(runtime), consoleRoute(runtime), demoRoute],
+  }).catch(async (e: unknown) => {
+    await mcp.close();
+    await runtime.close();
+    throw e;
+  });
+  io.out(
+    `brow serving the tool API at ${server.url}/v1/tools, MCP at ${server.url}/mcp, events at ${server.url}/v1/events\n`,
+  );
+  io.out(`Web console: ${server.url}/${values.token ? '?token=<your token>' : ''}\n`);
+  if (values.demo) {
+    const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
+    io.out(`${opened.content}\n`);
+    io.out(
+      `Try:\n  curl -s -X POST ${server.url}/v1/tools/browser_list_elements -H 'content-type: application/json' -d '{}'\n` +
+        `  curl -s -X POST ${server.url}/v1/tools/browser_click -H 'content-type: application/json' -d '{"ref":"e3"}'\n`,
+    );
+  }
+  const stop = async () => {
+    await mcp.close();
+    await server.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  await new Promise(() => undefined);
+  return 0;
+}
+
+/** `brow mcp`: MCP on stdio until the client goes away. */
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const rest = extractConfigArgs(argv).rest;
+  const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
+  const { runtime } = runtimeFromArgs(argv, values.caps);
+  // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike
+  const onSignal = () => void runtime.close().finally(() => process.exit(0));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await runMcpStdio(runtime);
+  } finally {
+    await runtime.close();
+  }
+  return 0;
+}
