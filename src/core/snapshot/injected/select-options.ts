@@ -2,7 +2,6 @@
 import { namePrefix, nameSuffix } from './accname.js';
 import { readAttrs } from './attrs.js';
 import { idOf } from './ids.js';
-import { elRect } from './natives.js';
 import { CAP, collapse } from './text.js';
 import type { WalkNode } from './types.js';
 import { actionsOf, isDisabled, statesOf } from './widget.js';
@@ -11,7 +10,8 @@ import { actionsOf, isDisabled, statesOf } from './widget.js';
 export interface Emitter {
   readonly focused: Element | null;
   readonly truncated: boolean;
-  node(id: number, depth: number, role: string, name: string, tag: string, rect: DOMRect): WalkNode;
+  /** A node whose box will be measured from `source`. */
+  node(id: number, depth: number, role: string, name: string, tag: string, source: Element | null): WalkNode;
   /** false when the node budget is spent. */
   push(node: WalkNode): boolean;
 }
@@ -21,7 +21,7 @@ function option(out: Emitter, o: HTMLOptionElement, depth: number, dropdown: boo
   if (a.hidden || o.hidden) return;
   const disabled = isDisabled(o, 'option', a);
   const name = namePrefix(o, 'option', a, 'option') || collapse(o.label, CAP) || nameSuffix(o, a, 'option');
-  const node = out.node(idOf(o), depth, 'option', name, 'option', elRect(o));
+  const node = out.node(idOf(o), depth, 'option', name, 'option', o);
   node.states = statesOf(o, 'option', 'option', a, out.focused, disabled);
   node.actions = actionsOf(o, 'option', 'option', a, false, disabled, false, dropdown);
   if (a.keep) node.attrs = a.keep;
@@ -36,7 +36,7 @@ export function emitOptions(out: Emitter, select: HTMLSelectElement, depth: numb
     else if (tag === 'optgroup') {
       const a = readAttrs(c);
       const label = collapse((c as HTMLOptGroupElement).label, CAP);
-      const group = out.node(idOf(c), depth, 'group', label, tag, elRect(c));
+      const group = out.node(idOf(c), depth, 'group', label, tag, c);
       if (isDisabled(c, tag, a)) group.states = ['disabled'];
       if (a.keep) group.attrs = a.keep;
       if (!out.push(group)) return;
