@@ -75,6 +75,22 @@ describe('browser_read_page', () => {
     expect(bad.code).toBe('invalid_request');
   });
 
+  it('reads same-origin and cross-origin iframes in place', async () => {
+    const cross = await h.ok('browser_read_page', {
+      page_id: await h.open('read/frames.html'),
+      scope: 'full',
+    });
+    expect(cross.markdown).toContain('## Note from another origin');
+    expect(cross.markdown).toContain('The tide gauge reads 2.4 metres.');
+    expect(cross.markdown).not.toContain('BROWFRAME');
+    const same = await h.ok('browser_read_page', {
+      page_id: await h.open('read/frames-same.html'),
+      scope: 'full',
+    });
+    expect(same.markdown).toContain('## Note from this site');
+    expect(same.markdown).toContain('The harbour opens at six in the morning.');
+  });
+
   it('says so plainly when there is nothing to read', async () => {
     const pageId = await h.open('read/empty.html');
     const r = await h.ok('browser_read_page', { page_id: pageId, scope: 'full' });

@@ -11,6 +11,8 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
   truncated: boolean;
   /** Elements written. */
   elements: number;
+  /** Ids (brow page API) of cross-origin iframes whose content the caller must fill in. */
+  frames: number[];
 } {
   const SKIP = new Set([
     'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'BASE', 'SVG', 'CANVAS', 'OBJECT', 'EMBED',
@@ -37,6 +39,7 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
   let size = 0;
   let truncated = false;
   let elements = 0;
+  const frames: number[] = [];
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const attr = (s: string) => esc(s).replace(/"/g, '&quot;');
   const push = (s: string) => {
@@ -112,8 +115,18 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
       }
       if (doc?.body) {
         push(`<div data-frame="${attr(el.src)}">`);
-        walk(doc.body, false);
+        for (const child of Array.from(doc.body.childNodes)) walk(child, false);
         push('</div>');
+      } else {
+        // another origin: the caller reads that frame itself and puts it in place of the marker
+        const api = (globalThis as Record<symbol, { idOf(e: Element): number } | undefined>)[
+          Symbol.for('brow.page')
+        ];
+        const id = api?.idOf(el);
+        if (id) {
+          frames.push(id);
+          push(`<div data-frame="${attr(el.src)}">BROWFRAME${id}X</div>`);
+        }
       }
       return;
     }
@@ -138,5 +151,6 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
     url: location.href,
     truncated,
     elements,
+    frames,
   };
 }

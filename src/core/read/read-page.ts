@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import { readableHtmlInPage } from './page-html.js';
+import { childFramesByOwner } from './target.js';
 import { htmlToReadable, type Readable } from './to-markdown.js';
 
 export type ReadScope = 'viewport' | 'full';
@@ -56,13 +57,28 @@ function cutAt(text: string, from: number, budget: number): number {
 }
 
 async function readFresh(page: BrowPage, scope: ReadScope): Promise<StoredRead> {
-  const snap = await sendRacingDialog(
-    page,
-    page.raw
-      .mainFrame()
-      .evaluate(readableHtmlInPage, { viewport: scope === 'viewport', maxChars: MAX_HTML_CHARS }),
-  );
-  const readable = htmlToReadable(snap.html, snap.title, snap.elements);
+  const main = page.raw.mainFrame();
+  const opts = { viewport: scope === 'viewport', maxChars: MAX_HTML_CHARS };
+  const snap = await sendRacingDialog(page, main.evaluate(readableHtmlInPage, opts));
+  let html = snap.html;
+  let elements = snap.elements;
+  if (snap.frames.length > 0) {
+    // cross-origin iframes (one level): each serialises itself, whole, into its marker
+    const owners = await sendRacingDialog(page, childFramesByOwner(main));
+    for (const id of snap.frames) {
+      const frame = owners.get(id);
+      const inner = frame
+        ? await sendRacingDialog(
+            page,
+            frame.evaluate(readableHtmlInPage, { viewport: false, maxChars: MAX_HTML_CHARS }),
+          ).catch(() => null)
+        : null;
+      const body = inner ? (/<body[^>]*>([\s\S]*)<\/body>/.exec(inner.html)?.[1] ?? '') : '';
+      elements += inner?.elements ?? 0;
+      html = html.replace(`BROWFRAME${id}X`, () => body);
+    }
+  }
+  const readable = htmlToReadable(html, snap.title, elements);
   return { ...readable, id: newId('read'), scope, url: snap.url };
 }
 

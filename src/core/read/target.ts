@@ -11,8 +11,9 @@ export interface ReadTarget {
   rootId: number | null;
 }
 
-/** The frame whose owner element is `localId` in `parent`, if that element is an iframe. */
-async function frameOwnedBy(parent: Frame, localId: number): Promise<Frame | null> {
+/** The child frames of `parent` by their owner element's id (brow page API) in `parent`. */
+export async function childFramesByOwner(parent: Frame): Promise<Map<number, Frame>> {
+  const out = new Map<number, Frame>();
   for (const child of parent.childFrames()) {
     const handle = await child.frameElement().catch(() => null);
     if (!handle) continue;
@@ -21,14 +22,14 @@ async function frameOwnedBy(parent: Frame, localId: number): Promise<Frame | nul
         (el) => ((globalThis as any)[Symbol.for('brow.page')]?.idOf(el) as number | undefined) ?? 0,
         handle,
       );
-      if (id === localId) return child;
+      if (id) out.set(id, child);
     } catch {
       // detached meanwhile
     } finally {
       await handle.dispose();
     }
   }
-  return null;
+  return out;
 }
 
 /** The page's main document, or a ref's element (an iframe's ref means the document inside it). */
@@ -41,7 +42,7 @@ export async function readTarget(page: BrowPage, ref: string | undefined): Promi
     loc.entry.localId,
   );
   if (isFrame) {
-    const child = await frameOwnedBy(loc.frame, loc.entry.localId);
+    const child = (await childFramesByOwner(loc.frame)).get(loc.entry.localId);
     if (child) return { frame: child, rootId: null };
   }
   return { frame: loc.frame, rootId: loc.entry.localId };
