@@ -430,6 +430,30 @@ describe('ARIA widgets', () => {
   });
 });
 
+describe('table cell boxes', () => {
+  it('equal getBoundingClientRect for every cell, measured or inferred from its row and column', async () => {
+    const page = await open('walker/tables.html');
+    try {
+      const { nodes } = await walk(page);
+      const cells = nodes.filter((x) => x.tag === 'td' || x.tag === 'th');
+      expect(cells.length).toBeGreaterThan(40);
+      const real = await page.evaluate(
+        (ids) =>
+          ids.map((id) => {
+            const r = globalThis[Symbol.for('brow.page')]!.element(id)!.getBoundingClientRect();
+            return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
+          }),
+        cells.map((x) => x.id),
+      );
+      expect(cells.map((x) => [x.name || x.text, ...x.box])).toEqual(
+        cells.map((x, i) => [x.name || x.text, ...real[i]!]),
+      );
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('hidden content', () => {
   it('is absent: display:none, visibility:hidden, hidden, aria-hidden, template, script, style', async () => {
     const page = await open('walker/hidden.html');

@@ -54,6 +54,9 @@ export class Attrs {
   href = false;
   alt: string | null = null;
   cls: string | null = null;
+  /** colspan / rowspan other than 1. */
+  colspan = false;
+  rowspan = false;
   style = false;
   keep: Record<string, string> | null = null;
 }
@@ -154,6 +157,12 @@ export function readAttrs(el: Element): Attrs {
         break;
       case 'style':
         a.style = true;
+        break;
+      case 'colspan':
+        a.colspan = v !== '1';
+        break;
+      case 'rowspan':
+        a.rowspan = v !== '1';
         break;
     }
   }

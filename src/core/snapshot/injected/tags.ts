@@ -17,12 +17,15 @@ export const NO_CONTENT = 32;
 export const FORM_CONTROL = 64;
 /** May host a shadow root (attachShadow allows these and custom elements only). */
 export const SHADOW_HOST = 128;
+/** A table cell (td, th). */
+export const CELL = 256;
 
 /** The flags of a lower-case tag name (the commonest tags first: a string switch tests in order). */
 export function tagFlags(tag: string): number {
   switch (tag) {
     case 'td':
     case 'th':
+      return NO_SCROLL | CELL;
     case 'tr':
     case 'tbody':
     case 'thead':

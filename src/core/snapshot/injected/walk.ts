@@ -25,7 +25,8 @@ import {
   implicitRole,
   roleFlags,
 } from './roles.js';
-import { CAPTION, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
+import { CAPTION, CELL, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
+import { RowCells, TableGeometry, cellColumn, rowCells } from './table-boxes.js';
 import {
   TextCtxStack,
   addText,
@@ -68,10 +69,19 @@ export class Walker implements Emitter {
   /** Disabled <fieldset>s around the current element (their controls are :disabled). */
   private disabledFieldsets = 0;
   private readonly ctxs = new TextCtxStack();
-  private readonly boxNodes: WalkNode[] = [];
-  private readonly boxElements: Element[] = [];
-  private readonly textNodes: WalkNode[] = [];
-  private readonly textSegments: Segment[] = [];
+  // Box jobs, in pre-order (a row before its cells): what to measure or infer, filled after the walk.
+  private readonly jobNode: WalkNode[] = [];
+  private readonly jobEl: (Element | null)[] = [];
+  private readonly jobSeg: (Segment | null)[] = [];
+  private readonly jobTable: (TableGeometry | null)[] = [];
+  private readonly jobCol: number[] = [];
+  private readonly jobRow: number[] = [];
+  /** Unrounded boxes of the jobs (a row's give its inferred cells theirs). */
+  private readonly rawY: number[] = [];
+  private readonly rawH: number[] = [];
+  /** The table and row being walked, for inferring cell boxes. */
+  private table: TableGeometry | null = null;
+  private row: RowCells | null = null;
 
   constructor(private readonly max: number) {
     this.focused = deepActiveElement();
@@ -81,6 +91,8 @@ export class Walker implements Emitter {
   walkFrom(el: Element, parent: Element | null): void {
     const ctx = this.ctxs.at(0, null, false);
     enterTable(undefined);
+    this.table = null;
+    this.row = null;
     // Below the document root an enclosing fieldset may be disabled: match each control then.
     this.disabledFieldsets = parent ? 1 : 0;
     this.visitElement(el, ctx, parent, undefined, false);
@@ -120,11 +132,19 @@ export class Walker implements Emitter {
       opaque: undefined,
       clickable: undefined,
     };
-    if (source) {
-      this.boxNodes[this.boxNodes.length] = node;
-      this.boxElements[this.boxElements.length] = source;
-    }
+    if (source) this.addJob(node, source, null);
     return node;
+  }
+
+  private addJob(node: WalkNode, el: Element | null, seg: Segment | null): number {
+    const i = this.jobNode.length;
+    this.jobNode[i] = node;
+    this.jobEl[i] = el;
+    this.jobSeg[i] = seg;
+    this.jobTable[i] = null;
+    this.jobCol[i] = -1;
+    this.jobRow[i] = -1;
+    return i;
   }
 
   /**
@@ -132,18 +152,38 @@ export class Walker implements Emitter {
    * reads, getBoundingClientRect (the walk's biggest cost, about 1.5 µs each) costs ~20% more.
    */
   private fillBoxes(): void {
-    const nodes = this.boxNodes;
-    const els = this.boxElements;
-    for (let i = 0; i < nodes.length; i++) this.setBox(nodes[i]!, elRect(els[i]!));
-    const texts = this.textNodes;
-    for (let i = 0; i < texts.length; i++) this.setBox(texts[i]!, this.textRect(this.textSegments[i]!));
+    const n = this.jobNode.length;
+    for (let i = 0; i < n; i++) {
+      const seg = this.jobSeg[i];
+      if (seg) {
+        this.setRect(i, this.textRect(seg));
+        continue;
+      }
+      const table = this.jobTable[i];
+      const col = this.jobCol[i]!;
+      if (table && table.colW[col] !== undefined) {
+        // a cell: its column's x and width, its row's y and height (table-boxes.ts)
+        const row = this.jobRow[i]!;
+        this.setBox(i, table.colX[col]!, this.rawY[row]!, table.colW[col]!, this.rawH[row]!);
+        continue;
+      }
+      const r = elRect(this.jobEl[i]!);
+      this.setRect(i, r);
+      if (table) {
+        table.colX[col] = r.x;
+        table.colW[col] = r.width;
+      }
+    }
   }
 
-  private setBox(node: WalkNode, r: DOMRect): void {
-    const x = r.x;
-    const y = r.y;
-    const w = r.width;
-    const h = r.height;
+  private setRect(i: number, r: DOMRect): void {
+    this.setBox(i, r.x, r.y, r.width, r.height);
+  }
+
+  private setBox(i: number, x: number, y: number, w: number, h: number): void {
+    const node = this.jobNode[i]!;
+    this.rawY[i] = y;
+    this.rawH[i] = h;
     node.box = [mathRound(x), mathRound(y), mathRound(w), mathRound(h)];
     node.inView = x < this.vw && y < this.vh && x + w > 0 && y + h > 0;
   }
@@ -156,8 +196,7 @@ export class Walker implements Emitter {
       const seg = segs[i]!;
       const node = this.node(0, ctx.depth, 'text', collapse(seg.text, CAP), '', null);
       if (!this.push(node)) return;
-      this.textNodes[this.textNodes.length] = node;
-      this.textSegments[this.textSegments.length] = seg;
+      this.addJob(node, null, seg);
     }
   }
 
@@ -249,10 +288,14 @@ export class Walker implements Emitter {
       tag = el.localName;
       const tf = tagFlags(tag);
       if (tf & SKIP) return '';
+      // A child of the row whose cells are being inferred must turn out an emitted cell.
+      const row = this.row !== null && this.row.el === parent ? this.row : null;
       const a = readAttrs(el);
-      if (a.hidden) return '';
-      const vis = visibilityOf(el);
-      if (vis === GONE) return '';
+      const vis = a.hidden ? GONE : visibilityOf(el);
+      if (vis === GONE) {
+        if (row) row.valid = false;
+        return '';
+      }
       const invisible = vis === INVISIBLE;
       const part = this.element(
         el,
@@ -266,6 +309,7 @@ export class Walker implements Emitter {
         parentCursor,
         collect,
       );
+      if (row && row.lastCell !== el) row.valid = false;
       return collect ? joinContent('', part, (tf & INLINE) !== 0) : '';
     } catch (e) {
       // One odd element (a throwing getter, a stack overflow) costs its subtree, not the walk.
@@ -379,6 +423,16 @@ export class Walker implements Emitter {
     if (!scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
       scrollable = this.styles.scrollable(el, tag, a);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, el);
+    const job = this.jobNode.length - 1;
+    if (tf & CELL && this.row !== null && this.row.el === parent) {
+      this.row.lastCell = el;
+      const col = cellColumn(this.row, el, tag, a);
+      if (col >= 0) {
+        this.jobTable[job] = this.row.table;
+        this.jobCol[job] = col;
+        this.jobRow[job] = this.row.job;
+      }
+    }
     node.states = statesOf(el, tag, role, a, this.focused, disabled);
     node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false);
     if (a.keep) node.attrs = a.keep;
@@ -407,6 +461,11 @@ export class Walker implements Emitter {
       ctx.covered || fromContent || editable || (roleFlags(role) & CHILDREN_PRESENTATIONAL) !== 0;
     const inner = this.ctxs.at(ctx.depth + 1, node, covered);
     const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
+    const previousGeometry = this.table;
+    const previousRow = this.row;
+    if (tag === 'table') this.table = new TableGeometry();
+    else if (tag === 'tr')
+      this.row = role === 'row' ? rowCells(this.table, el, a, job, parent?.localName ?? '') : null;
     const fieldset = tag === 'fieldset' && disabled ? 1 : 0;
     this.disabledFieldsets += fieldset;
     let content: string;
@@ -414,6 +473,8 @@ export class Walker implements Emitter {
       content = this.visitChildren(el, tag, tf, inner, false, cursor, fromContent || given === null);
     } finally {
       if (tag === 'table') enterTable(previousTable);
+      this.table = previousGeometry;
+      this.row = previousRow;
       this.disabledFieldsets -= fieldset;
     }
     if (fromContent) node.name = collapse(content, CAP);
