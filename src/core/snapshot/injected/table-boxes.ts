@@ -43,6 +43,9 @@ export class RowCells {
   col = 0;
   /** The last child of the row emitted as a cell (a child that is not one ends inference). */
   lastCell: Element | null = null;
+  /** Whether cells without class or id are in flow, once known. */
+  plainTd: boolean | undefined = undefined;
+  plainTh: boolean | undefined = undefined;
   constructor(
     readonly el: Element,
     /** The box job of the row (its measured box gives the cells' y and height). */
@@ -86,6 +89,16 @@ export function cellColumn(row: RowCells, el: Element, tag: string, a: Attrs): n
     row.valid = false;
     return -1;
   }
-  if (a.style || !row.table.inFlow(el, row.key + '|' + styleKey(tag, a), 'table-cell')) return -1;
-  return col;
+  if (a.style) return -1;
+  // plain cells (no class or id) of a row share one answer without building a key
+  if (a.cls === null && !a.keep?.id) {
+    let ok = tag === 'td' ? row.plainTd : row.plainTh;
+    if (ok === undefined) {
+      ok = row.table.inFlow(el, row.key + '|' + tag, 'table-cell');
+      if (tag === 'td') row.plainTd = ok;
+      else row.plainTh = ok;
+    }
+    return ok ? col : -1;
+  }
+  return row.table.inFlow(el, row.key + '|' + styleKey(tag, a), 'table-cell') ? col : -1;
 }

@@ -8,6 +8,7 @@ import {
   computedStyle,
   docCreateRange,
   freeze,
+  setPrototypeOf,
   table,
   elRect,
   mathRound,
@@ -56,6 +57,26 @@ const OPAQUE = table<string>({
 const NO_STRINGS = freeze([]) as unknown as string[];
 const NO_ATTRS = freeze({}) as Record<string, string>;
 const NO_BOX = freeze([0, 0, 0, 0]) as unknown as [number, number, number, number];
+
+/**
+ * A WalkNode. Its prototype chain stops short of Object.prototype, so setting an optional field
+ * (text, value, level…) never reaches a setter a page may have defined there.
+ */
+class OutlineNode {
+  states = NO_STRINGS;
+  actions = NO_STRINGS;
+  attrs = NO_ATTRS;
+  box = NO_BOX;
+  inView = false;
+  constructor(
+    readonly id: number,
+    readonly depth: number,
+    public role: string,
+    public name: string,
+    readonly tag: string,
+  ) {}
+}
+setPrototypeOf(OutlineNode.prototype, null);
 
 /** One walk of one document (or subtree). */
 export class Walker implements Emitter {
@@ -112,26 +133,7 @@ export class Walker implements Emitter {
   /** A node with a box from a rect. */
   /** A node; its box is measured from `source` after the walk (see fillBoxes). */
   node(id: number, depth: number, role: string, name: string, tag: string, source: Element | null): WalkNode {
-    const node: WalkNode = {
-      id,
-      depth,
-      role,
-      name,
-      states: NO_STRINGS,
-      actions: NO_STRINGS,
-      tag,
-      attrs: NO_ATTRS,
-      box: NO_BOX,
-      inView: false,
-      // Declared now (undefined is dropped when serialized): one shape for every node, and later
-      // assignments never reach a setter a page may have put on Object.prototype.
-      text: undefined,
-      value: undefined,
-      level: undefined,
-      frame: undefined,
-      opaque: undefined,
-      clickable: undefined,
-    };
+    const node = new OutlineNode(id, depth, role, name, tag) as WalkNode;
     if (source) this.addJob(node, source, null);
     return node;
   }
