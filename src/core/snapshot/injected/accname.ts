@@ -239,8 +239,13 @@ export function namePrefix(el: Element, tag: string, a: Attrs, role: string): st
 }
 
 /** Whether an element with this role and tag takes its name from its content. */
-export function namedFromContent(tag: string, role: string): boolean {
-  return (roleFlags(role) & NAME_FROM_CONTENT) !== 0 && (tagFlags(tag) & NO_CONTENT) === 0;
+export function namedFromContent(
+  tag: string,
+  role: string,
+  rf = roleFlags(role),
+  tf = tagFlags(tag),
+): boolean {
+  return (rf & NAME_FROM_CONTENT) !== 0 && (tf & NO_CONTENT) === 0;
 }
 
 /**

@@ -419,9 +419,10 @@ export class Walker implements Emitter {
 
     this.flush(ctx);
     ctx.children++;
+    const roleF = role === rawRole ? rf : roleFlags(role);
     const prefix = namePrefix(el, tag, a, role);
-    const fromContent = !prefix && namedFromContent(tag, role);
-    const disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0);
+    const fromContent = !prefix && namedFromContent(tag, role, roleF, tf);
+    const disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0, tf);
     if (!scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
       scrollable = this.styles.scrollable(el, tag, a);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, el);
@@ -435,11 +436,11 @@ export class Walker implements Emitter {
         this.jobRow[job] = this.row.job;
       }
     }
-    node.states = statesOf(el, tag, role, a, this.focused, disabled);
-    node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false);
+    node.states = statesOf(el, tag, role, a, this.focused, disabled, roleF);
+    node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false, roleF);
     if (a.keep) node.attrs = a.keep;
     if (role === 'heading') node.level = headingLevel(tag, a);
-    const value = valueOf(el, tag, role, a);
+    const value = valueOf(el, tag, role, a, roleF);
     if (value !== undefined) node.value = value;
     if (clickable && role === 'generic') node.clickable = true;
     if (tag === 'iframe' || tag === 'frame') node.frame = true;
@@ -459,8 +460,7 @@ export class Walker implements Emitter {
       }
       return given ?? '';
     }
-    const covered =
-      ctx.covered || fromContent || editable || (roleFlags(role) & CHILDREN_PRESENTATIONAL) !== 0;
+    const covered = ctx.covered || fromContent || editable || (roleF & CHILDREN_PRESENTATIONAL) !== 0;
     const inner = this.ctxs.at(ctx.depth + 1, node, covered);
     const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
     const previousGeometry = this.table;

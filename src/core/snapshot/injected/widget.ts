@@ -31,15 +31,27 @@ export function isEditableRoot(el: Element, a: Attrs): boolean {
  * Whether the control is disabled (native :disabled, including a disabled fieldset, or
  * aria-disabled). `inDisabledFieldset`, when the caller knows it is false, spares a selector match.
  */
-export function isDisabled(el: Element, tag: string, a: Attrs, inDisabledFieldset?: boolean): boolean {
+export function isDisabled(
+  el: Element,
+  tag: string,
+  a: Attrs,
+  inDisabledFieldset?: boolean,
+  tf = tagFlags(tag),
+): boolean {
   if (a.disabled) return true;
-  if (!(tagFlags(tag) & FORM_CONTROL)) return false;
+  if (!(tf & FORM_CONTROL)) return false;
   if (inDisabledFieldset === false && tag !== 'option') return (el as HTMLButtonElement).disabled;
   return elMatches(el, ':disabled');
 }
 
 /** checked state: true, false, 'mixed', or undefined when the role is not checkable. */
-export function checkedOf(el: Element, tag: string, role: string, a: Attrs): boolean | 'mixed' | undefined {
+export function checkedOf(
+  el: Element,
+  tag: string,
+  role: string,
+  a: Attrs,
+  rf = roleFlags(role),
+): boolean | 'mixed' | undefined {
   if (tag === 'input') {
     const input = el as HTMLInputElement;
     if (input.type === 'checkbox' || input.type === 'radio') {
@@ -47,7 +59,7 @@ export function checkedOf(el: Element, tag: string, role: string, a: Attrs): boo
       return input.checked;
     }
   }
-  const checkable = (roleFlags(role) & CHECKABLE) !== 0;
+  const checkable = (rf & CHECKABLE) !== 0;
   if (!checkable && role !== 'treeitem') return undefined;
   if (a.checked === 'mixed') return 'mixed';
   if (a.checked === 'true') return true;
@@ -62,9 +74,10 @@ export function statesOf(
   a: Attrs,
   focused: Element | null,
   disabled: boolean,
+  rf = roleFlags(role),
 ): string[] {
   const s: string[] = [];
-  const checked = checkedOf(el, tag, role, a);
+  const checked = checkedOf(el, tag, role, a, rf);
   if (checked === true) s[s.length] = 'checked';
   else if (checked === 'mixed') s[s.length] = 'mixed';
   if (disabled) s[s.length] = 'disabled';
@@ -101,7 +114,13 @@ export function statesOf(
 }
 
 /** The current value of a control; never a password (a mask instead); undefined when none. */
-export function valueOf(el: Element, tag: string, role: string, a: Attrs): string | undefined {
+export function valueOf(
+  el: Element,
+  tag: string,
+  role: string,
+  a: Attrs,
+  rf = roleFlags(role),
+): string | undefined {
   let v: string | undefined;
   if (tag === 'input') {
     const input = el as HTMLInputElement;
@@ -116,7 +135,7 @@ export function valueOf(el: Element, tag: string, role: string, a: Attrs): strin
     } else if (!NON_TEXT_INPUTS.has(type) || type === 'range' || type === 'color') v = input.value;
   } else if (tag === 'textarea') v = (el as HTMLTextAreaElement).value;
   else if (tag === 'select') v = selectedLabels(el as HTMLSelectElement);
-  else if (roleFlags(role) & RANGE_ROLE && (a.valuetext !== null || a.valuenow !== null))
+  else if (rf & RANGE_ROLE && (a.valuetext !== null || a.valuenow !== null))
     v = a.valuetext ?? a.valuenow ?? '';
   else if (tag === 'progress' || tag === 'meter') v = String((el as HTMLProgressElement).value);
   else if (isEditableRoot(el, a)) v = collapse(el.textContent ?? '', CAP);
@@ -183,9 +202,9 @@ export function actionsOf(
   disabled: boolean,
   scrollable: boolean,
   inDropdown: boolean,
+  rf = roleFlags(role),
 ): string[] {
   let m = scrollable ? SCROLL : 0;
-  const rf = roleFlags(role);
   const inputType = tag === 'input' ? (el as HTMLInputElement).type : '';
   if (inputType === 'file') m |= UPLOAD | CLICK | SCROLL;
   else if (tag === 'select') m |= SELECT | CLICK | SCROLL;
