@@ -4,18 +4,8 @@ import { readAttrs, type Attrs } from './attrs.js';
 import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
-import {
-  computedStyle,
-  docCreateRange,
-  freeze,
-  setPrototypeOf,
-  table,
-  elRect,
-  mathRound,
-  rangeRect,
-  rangeSetEndAfter,
-  rangeSetStartBefore,
-} from './natives.js';
+import { BoxJobs } from './boxes.js';
+import { computedStyle, freeze, setPrototypeOf, table } from './natives.js';
 import {
   CHILDREN_PRESENTATIONAL,
   CLICK_CHECKED,
@@ -34,7 +24,6 @@ import {
   endSegment,
   joinContent,
   takeSegments,
-  type Segment,
   type TextCtx,
 } from './outline-text.js';
 import { emitOptions, type Emitter } from './select-options.js';
@@ -82,24 +71,12 @@ setPrototypeOf(OutlineNode.prototype, null);
 export class Walker implements Emitter {
   readonly nodes: WalkNode[] = [];
   truncated = false;
-  private readonly vw = innerWidth;
-  private readonly vh = innerHeight;
   readonly focused: Element | null;
-  private range: Range | null = null;
+  private readonly boxes = new BoxJobs(innerWidth, innerHeight);
   private readonly styles = new StyleCache();
   /** Disabled <fieldset>s around the current element (their controls are :disabled). */
   private disabledFieldsets = 0;
   private readonly ctxs = new TextCtxStack();
-  // Box jobs, in pre-order (a row before its cells): what to measure or infer, filled after the walk.
-  private readonly jobNode: WalkNode[] = [];
-  private readonly jobEl: (Element | null)[] = [];
-  private readonly jobSeg: (Segment | null)[] = [];
-  private readonly jobTable: (TableGeometry | null)[] = [];
-  private readonly jobCol: number[] = [];
-  private readonly jobRow: number[] = [];
-  /** Unrounded boxes of the jobs (a row's give its inferred cells theirs). */
-  private readonly rawY: number[] = [];
-  private readonly rawH: number[] = [];
   /** The table and row being walked, for inferring cell boxes. */
   private table: TableGeometry | null = null;
   private row: RowCells | null = null;
@@ -118,7 +95,7 @@ export class Walker implements Emitter {
     this.disabledFieldsets = parent ? 1 : 0;
     this.visitElement(el, ctx, parent, undefined, false);
     this.flush(ctx);
-    this.fillBoxes();
+    this.boxes.fill();
   }
 
   push(node: WalkNode): boolean {
@@ -134,60 +111,8 @@ export class Walker implements Emitter {
   /** A node; its box is measured from `source` after the walk (see fillBoxes). */
   node(id: number, depth: number, role: string, name: string, tag: string, source: Element | null): WalkNode {
     const node = new OutlineNode(id, depth, role, name, tag) as WalkNode;
-    if (source) this.addJob(node, source, null);
+    if (source) this.boxes.add(node, source, null);
     return node;
-  }
-
-  private addJob(node: WalkNode, el: Element | null, seg: Segment | null): number {
-    const i = this.jobNode.length;
-    this.jobNode[i] = node;
-    this.jobEl[i] = el;
-    this.jobSeg[i] = seg;
-    this.jobTable[i] = null;
-    this.jobCol[i] = -1;
-    this.jobRow[i] = -1;
-    return i;
-  }
-
-  /**
-   * Measure every box in one tight pass after the walk: interleaved with the walk's other DOM
-   * reads, getBoundingClientRect (the walk's biggest cost, about 1.5 µs each) costs ~20% more.
-   */
-  private fillBoxes(): void {
-    const n = this.jobNode.length;
-    for (let i = 0; i < n; i++) {
-      const seg = this.jobSeg[i];
-      if (seg) {
-        this.setRect(i, this.textRect(seg));
-        continue;
-      }
-      const table = this.jobTable[i];
-      const col = this.jobCol[i]!;
-      if (table && table.colW[col] !== undefined) {
-        // a cell: its column's x and width, its row's y and height (table-boxes.ts)
-        const row = this.jobRow[i]!;
-        this.setBox(i, table.colX[col]!, this.rawY[row]!, table.colW[col]!, this.rawH[row]!);
-        continue;
-      }
-      const r = elRect(this.jobEl[i]!);
-      this.setRect(i, r);
-      if (table) {
-        table.colX[col] = r.x;
-        table.colW[col] = r.width;
-      }
-    }
-  }
-
-  private setRect(i: number, r: DOMRect): void {
-    this.setBox(i, r.x, r.y, r.width, r.height);
-  }
-
-  private setBox(i: number, x: number, y: number, w: number, h: number): void {
-    const node = this.jobNode[i]!;
-    this.rawY[i] = y;
-    this.rawH[i] = h;
-    node.box = [mathRound(x), mathRound(y), mathRound(w), mathRound(h)];
-    node.inView = x < this.vw && y < this.vh && x + w > 0 && y + h > 0;
   }
 
   /** Emit the text of a context as text nodes, one per segment. */
@@ -198,18 +123,7 @@ export class Walker implements Emitter {
       const seg = segs[i]!;
       const node = this.node(0, ctx.depth, 'text', collapse(seg.text, CAP), '', null);
       if (!this.push(node)) return;
-      this.addJob(node, null, seg);
-    }
-  }
-
-  private textRect(seg: Segment): DOMRect {
-    try {
-      const range = (this.range ??= docCreateRange(document));
-      rangeSetStartBefore(range, seg.first);
-      rangeSetEndAfter(range, seg.last);
-      return rangeRect(range);
-    } catch {
-      return new DOMRect();
+      this.boxes.add(node, null, seg);
     }
   }
 
@@ -426,15 +340,11 @@ export class Walker implements Emitter {
     if (!scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
       scrollable = this.styles.scrollable(el, tag, a);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, el);
-    const job = this.jobNode.length - 1;
+    const job = this.boxes.last;
     if (tf & CELL && this.row !== null && this.row.el === parent) {
       this.row.lastCell = el;
       const col = cellColumn(this.row, el, tag, a);
-      if (col >= 0) {
-        this.jobTable[job] = this.row.table;
-        this.jobCol[job] = col;
-        this.jobRow[job] = this.row.job;
-      }
+      if (col >= 0) this.boxes.cell(job, this.row.table, col, this.row.job);
     }
     node.states = statesOf(el, tag, role, a, this.focused, disabled, roleF);
     node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false, roleF);
