@@ -120,7 +120,7 @@ describe('the wire format', () => {
       const body = (await res.json()) as { ok: boolean; content: string; data: Record<string, string> };
       expect(body.ok).toBe(false);
       expect(body.data.error_code).toBe('invalid_request');
-      expect(body.data.hint.length).toBeGreaterThan(5);
+      expect(body.data.hint?.length).toBeGreaterThan(5);
       expect(body.content).toMatch(/^Browser operation failed \[invalid_request\]/);
     }
   });

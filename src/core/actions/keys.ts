@@ -28,9 +28,31 @@ const ALIASES: Record<string, string> = {
 };
 
 const NAMED = new Set([
-  'Enter', 'Tab', 'Escape', 'Backspace', 'Delete', 'Insert', 'Home', 'End', 'PageUp', 'PageDown',
-  'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock',
-  'NumLock', 'ScrollLock', 'ContextMenu', 'Pause', 'PrintScreen', 'NumpadEnter',
+  'Enter',
+  'Tab',
+  'Escape',
+  'Backspace',
+  'Delete',
+  'Insert',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Shift',
+  'Control',
+  'Alt',
+  'Meta',
+  'CapsLock',
+  'NumLock',
+  'ScrollLock',
+  'ContextMenu',
+  'Pause',
+  'PrintScreen',
+  'NumpadEnter',
   ...Array.from({ length: 24 }, (_, i) => `F${i + 1}`),
 ]);
 
@@ -53,7 +75,7 @@ export function parseKeyCombo(spec: string, known: (k: string) => boolean = isKn
     return m;
   });
   const alias = ALIASES[keyPart.toLowerCase()];
-  const key = alias ?? (keyPart.length === 1 ? keyPart : MODIFIERS[keyPart.toLowerCase()] ?? keyPart);
+  const key = alias ?? (keyPart.length === 1 ? keyPart : (MODIFIERS[keyPart.toLowerCase()] ?? keyPart));
   if (!known(key)) throw badKey(spec, `"${keyPart}" is not a key name`);
   return { modifiers, key: key as KeyInput };
 }
