@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { getCapability, capabilities } from '../capabilities/registry.js';
 import type { AnyCapability, CapabilityContext } from '../capabilities/define.js';
 import { BrowserError, classifyError } from '../core/errors.js';
+import { nearest } from './near.js';
 import type { ErrorOutcome, Outcome } from './outcome.js';
 
 export function errorOutcome(e: unknown): ErrorOutcome {
@@ -33,29 +34,11 @@ function describeIssues(cap: AnyCapability, error: z.ZodError): BrowserError {
   });
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** The tool names closest to a misspelt one. */
 function closest(name: string): string[] {
   const want = name.toLowerCase().replace(/^browser[_:]*/, '');
-  return capabilities
-    .map((c) => ({ n: c.name, d: editDistance(want, c.name.replace(/^browser_/, '')) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(want.length / 3)))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map((x) => x.n);
+  const short = capabilities.map((c) => c.name.replace(/^browser_/, ''));
+  return nearest(want, short).map((n) => (n === 'browser' ? n : `browser_${n}`));
 }
 
 /** Run a capability by name with untrusted JSON input. */

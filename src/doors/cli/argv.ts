@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { GLOBAL_FLAGS, type FieldSpec } from './commands.js';
-import { nearest } from './near.js';
+import { nearest } from '../../runtime/near.js';
 import { UsageError } from './usage-error.js';
 
 export interface GlobalOptions {

@@ -13,7 +13,7 @@ import { configCommand } from './config-cmd.js';
 import { DaemonUnreachable, invokeViaDaemon } from './daemon-client.js';
 import { commandHelp, mainHelp } from './help.js';
 import { printOutcome, stdio, type Streams } from './output.js';
-import { nearest } from './near.js';
+import { nearest } from '../../runtime/near.js';
 import { parseDuration } from './runtime-dir.js';
 import { UsageError } from './usage-error.js';
 
