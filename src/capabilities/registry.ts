@@ -16,7 +16,8 @@ import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
 import * as styles from './styles.js';
 
-const modules: Record<string, unknown>[] = [
+/** The capability modules, in the order doors list them; the library's typed methods map over them. */
+export const MODULES = [
   sessions,
   attach,
   pages,
@@ -32,7 +33,7 @@ const modules: Record<string, unknown>[] = [
   screenshots,
   live,
   browserTool,
-];
+] as const;
 
 const isCapability = (v: unknown): v is AnyCapability =>
   typeof v === 'object' && v !== null && 'name' in v && 'handle' in v && 'input' in v;
@@ -42,8 +43,8 @@ const isCapability = (v: unknown): v is AnyCapability =>
  * lists its exports by name, so declaration order is not observable; sorting keeps vitest and
  * Node in agreement).
  */
-export const capabilities: AnyCapability[] = modules.flatMap((m) =>
-  Object.values(m)
+export const capabilities: AnyCapability[] = MODULES.flatMap((m) =>
+  Object.values(m as Record<string, unknown>)
     .filter(isCapability)
     .sort((a, b) => a.name.localeCompare(b.name)),
 );

@@ -5,42 +5,12 @@
  * are built from the registry with the same rule, and a test checks both agree.
  */
 import type { z } from 'zod';
-import * as actions from '../../capabilities/actions.js';
-import * as attach from '../../capabilities/attach.js';
-import * as browserTool from '../../capabilities/browser-tool.js';
-import * as dialogs from '../../capabilities/dialogs.js';
-import * as live from '../../capabilities/live.js';
 import type { Capability } from '../../capabilities/define.js';
-import * as navigation from '../../capabilities/navigation.js';
-import * as observe from '../../capabilities/observe.js';
-import * as pages from '../../capabilities/pages.js';
-import * as pointer from '../../capabilities/pointer.js';
-import * as read from '../../capabilities/read.js';
-import * as screenshots from '../../capabilities/screenshots.js';
-import * as scripts from '../../capabilities/scripts.js';
-import * as sessions from '../../capabilities/sessions.js';
-import * as snapshot from '../../capabilities/snapshot.js';
-import * as styles from '../../capabilities/styles.js';
+import { MODULES } from '../../capabilities/registry.js';
 import type { OkOutcome, Outcome } from '../../runtime/outcome.js';
 
-/** Every capability module the registry lists (a new module is one entry here; a test says when one is missing). */
-export const TYPED_MODULES = [
-  sessions,
-  attach,
-  pages,
-  navigation,
-  snapshot,
-  actions,
-  pointer,
-  observe,
-  scripts,
-  dialogs,
-  read,
-  live,
-  styles,
-  screenshots,
-  browserTool,
-] as const;
+/** Every capability module the registry lists. */
+export const TYPED_MODULES = MODULES;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void
   ? I
