@@ -67,6 +67,36 @@ function header(
   return lines;
 }
 
+/** One ring-buffer read as model text (header, fenced lines) and data (`console_entries` / `network_entries`). */
+function ringAnswer<
+  R extends {
+    entries: unknown[];
+    returned_count: number;
+    total_count: number;
+    last_seq: number;
+    dropped: number;
+  },
+>(
+  kind: 'console' | 'network',
+  sessionId: string,
+  pageId: string | null | undefined,
+  r: R,
+  lines: string[],
+  empty: string,
+) {
+  const body = lines.length === 0 ? [`(${empty})`] : lines;
+  const text = [...header(kind, r), '<page-content>', ...body, '</page-content>'].join('\n');
+  return {
+    text,
+    data: {
+      session_id: sessionId,
+      ...(pageId ? { page_id: pageId } : {}),
+      ...r,
+      [`${kind}_entries`]: r.entries,
+    },
+  };
+}
+
 export const readConsoleCap = defineCapability({
   name: 'browser_read_console',
   title: 'Read console messages',
@@ -92,17 +122,14 @@ export const readConsoleCap = defineCapability({
       limit: input.limit,
       clear: input.clear,
     });
-    const body = r.entries.length === 0 ? ['(no console entries match)'] : r.entries.map(consoleLine);
-    const text = [...header('console', r), '<page-content>', ...body, '</page-content>'].join('\n');
-    return {
-      text,
-      data: {
-        session_id: session.id,
-        ...(pageId ? { page_id: pageId } : {}),
-        ...r,
-        console_entries: r.entries,
-      },
-    };
+    return ringAnswer(
+      'console',
+      session.id,
+      pageId,
+      r,
+      r.entries.map(consoleLine),
+      'no console entries match',
+    );
   },
 });
 
@@ -206,16 +233,6 @@ export const readNetworkCap = defineCapability({
       limit: input.limit,
       clear: input.clear,
     });
-    const body = r.entries.length === 0 ? ['(no requests match)'] : r.entries.map(networkLine);
-    const text = [...header('network', r), '<page-content>', ...body, '</page-content>'].join('\n');
-    return {
-      text,
-      data: {
-        session_id: session.id,
-        ...(pageId ? { page_id: pageId } : {}),
-        ...r,
-        network_entries: r.entries,
-      },
-    };
+    return ringAnswer('network', session.id, pageId, r, r.entries.map(networkLine), 'no requests match');
   },
 });
