@@ -26,7 +26,8 @@ export async function startDebugChromium(urls: string[] = ['about:blank']): Prom
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ...urls,
   ];
-  const proc = spawn('/usr/bin/chromium', args, { stdio: 'ignore' });
+  // its own process group, so stop() reaches the helper processes too
+  const proc = spawn('/usr/bin/chromium', args, { stdio: 'ignore', detached: true });
   const portFile = join(userDataDir, 'DevToolsActivePort');
   const t0 = Date.now();
   while (!existsSync(portFile) || readFileSync(portFile, 'utf8').split('\n').length < 2) {
@@ -40,13 +41,24 @@ export async function startDebugChromium(urls: string[] = ['about:blank']): Prom
     userDataDir,
     proc,
     stop: async () => {
-      if (proc.exitCode === null) {
-        const exited = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-        if (proc.exitCode === null) proc.kill('SIGKILL');
+      const group = (signal: NodeJS.Signals | 0): boolean => {
+        try {
+          process.kill(-proc.pid!, signal);
+          return true;
+        } catch {
+          return false; // the group is gone
+        }
+      };
+      group('SIGTERM');
+      for (let i = 0; i < 60 && group(0); i++) await new Promise((r) => setTimeout(r, 50));
+      group('SIGKILL');
+      for (let i = 0; i < 40 && group(0); i++) await new Promise((r) => setTimeout(r, 50));
+      try {
+        rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      } catch (e) {
+        // a temp profile left behind is not the behaviour under test; say so and go on
+        console.warn(`could not remove ${userDataDir}: ${String(e)}`);
       }
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }
