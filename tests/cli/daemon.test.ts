@@ -223,7 +223,8 @@ describe('the daemon', () => {
 
   it('says so when the running daemon has another configuration than asked for', async () => {
     const session = `conf-${process.pid}`;
-    expect((await cli.run(['list-pages'], { session })).code).toBe(0);
+    const first = await cli.run(['list-pages'], { session });
+    expect(first.code, first.stderr).toBe(0);
     const file = configFile({ max_sessions: 3 });
     const r = await cli.run(['list-pages', '--config', file], { session });
     expect(r.code).toBe(0);

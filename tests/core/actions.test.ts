@@ -134,6 +134,14 @@ describe('actions by ref', () => {
       (await h.err('browser_upload_file', { page_id: pageId, ref: avatar, file_paths: ['missing.txt'] }))
         .code,
     ).toBe('invalid_request');
+    writeFileSync(join(workspace, 'second.txt'), 'two');
+    const two = await h.err('browser_upload_file', {
+      page_id: pageId,
+      ref: avatar,
+      file_paths: ['avatar.txt', 'second.txt'],
+    });
+    expect(two.code).toBe('invalid_request');
+    expect(two.content).toMatch(/takes one file/);
   });
 
   it('reports a navigation an action started, and the requests it made', async () => {

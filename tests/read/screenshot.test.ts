@@ -92,6 +92,22 @@ describe('browser_screenshot', () => {
     expect(file.width).toBe(Math.round(r.data.screenshot.region.width * 2));
   });
 
+  it('one ref inside an out-of-process frame nested in a same-origin frame', async () => {
+    const pageId = await h.open('core/frames.html');
+    let refs: any[] = [];
+    for (let i = 0; i < 30 && !refs.some((r) => r.accessible_name === 'Leaf button same'); i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      refs = await h.refs(pageId, 'full');
+    }
+    const leaf = refs.find((r) => r.accessible_name === 'Leaf button same');
+    const r = await shot({ page_id: pageId, ref: leaf.ref });
+    const region = r.data.screenshot.region;
+    // the snapshot's box and the capture agree to within rounding
+    for (const k of ['x', 'y', 'width', 'height'] as const) {
+      expect(Math.abs(region[k] - leaf.bounding_box[k])).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('a ref without a visible box is not_interactable', async () => {
     const pageId = await h.open('read/structure.html');
     const outline: string = (await h.ok('browser_read_html', { page_id: pageId })).html;

@@ -5,8 +5,8 @@ import type { BrowPage } from '../session/page.js';
 import { withApi } from '../snapshot/page-script.js';
 import { performAction, type Effect, type TargetState } from './effect.js';
 import { parseKeyCombo } from './keys.js';
-import { elementHandle, locate } from './locate.js';
-import { prepare, readState, type Prepared } from './prepare.js';
+import { elementObject, locate } from './locate.js';
+import { pointerReaches, prepare, readState, type Prepared } from './prepare.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
@@ -52,6 +52,7 @@ export async function click(
     ref,
     run: async () => {
       p = await prepare(page, ref, 'click');
+      await pointerReaches(page, p);
       const { x, y } = p;
       await withModifiers(page, opts.modifiers ?? [], () =>
         page.raw.mouse.click(x, y, { button: opts.button ?? 'left', count: opts.click_count ?? 1 }),
@@ -68,6 +69,7 @@ export async function hover(page: BrowPage, ref: string): Promise<Effect> {
     ref,
     run: async () => {
       p = await prepare(page, ref, 'hover');
+      await pointerReaches(page, p);
       await page.raw.mouse.move(p.x, p.y, { steps: 2 });
     },
     after: async () => describeTarget(p),
@@ -297,6 +299,7 @@ export async function drag(page: BrowPage, ref: string, toRef: string): Promise<
     ref,
     run: async () => {
       const from = await prepare(page, ref, 'drag');
+      await pointerReaches(page, from);
       const to = await prepare(page, toRef, null, { hit: false });
       const m = page.raw.mouse;
       await m.move(from.x, from.y);
@@ -321,13 +324,26 @@ export async function upload(page: BrowPage, ref: string, filePaths: string[]): 
     run: async () => {
       await prepare(page, ref, 'upload', { hit: false });
       const loc = await locate(page, ref);
-      const handle = await elementHandle(loc);
+      const el = await elementObject(loc);
       try {
-        const isFile = await handle.evaluate((el) => el instanceof HTMLInputElement && el.type === 'file');
-        if (!isFile) throw new BrowserError('invalid_request', `${ref} is not a file input.`);
-        await (handle as unknown as { uploadFile(...p: string[]): Promise<void> }).uploadFile(...paths);
+        const kind = (
+          await el.client.send('Runtime.callFunctionOn', {
+            objectId: el.objectId,
+            functionDeclaration:
+              'function () { return this instanceof HTMLInputElement && this.type === "file" ? (this.multiple ? "multiple" : "single") : ""; }',
+            returnByValue: true,
+          })
+        ).result.value as string;
+        if (!kind) throw new BrowserError('invalid_request', `${ref} is not a file input.`);
+        if (kind === 'single' && paths.length > 1) {
+          throw new BrowserError('invalid_request', `${ref} takes one file; ${paths.length} were given.`, {
+            hint: 'Upload one file, or pick an input with the multiple attribute.',
+          });
+        }
+        // Chromium fires the input's input and change events itself
+        await el.client.send('DOM.setFileInputFiles', { files: paths, objectId: el.objectId });
       } finally {
-        await handle.dispose();
+        await el.release();
       }
       return `Uploaded ${paths.length} file(s).`;
     },

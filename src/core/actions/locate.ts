@@ -1,8 +1,9 @@
 /** Turn a ref into a live element, or fail with stale_ref / ref_not_found — never re-find by name. */
-import type { ElementHandle, Frame } from 'puppeteer-core';
+import type { CDPSession, Frame } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import type { RefEntry } from '../snapshot/ref-registry.js';
+import { frameOffset, localRoot } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
 
 export interface Located {
@@ -25,22 +26,60 @@ export async function locate(page: BrowPage, ref: string): Promise<Located> {
   return { entry, frame };
 }
 
-/** A puppeteer handle on the located element (for uploads and frame geometry). Dispose it. */
-export async function elementHandle(loc: Located): Promise<ElementHandle<Element>> {
-  const handle = await loc.frame.evaluateHandle(
-    (key: string, id: number) => {
-      const api = (globalThis as any)[Symbol.for('brow.page')];
-      return api && api.docKey === key ? api.element(id) : null;
+/** The located element's box in the page's top-level viewport (CSS px), after scrolling it into view if asked. */
+export async function boxInPage(
+  loc: Located,
+  opts: { scroll?: boolean } = {},
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  const local = await withApi(
+    loc.frame,
+    (api, key: string, id: number, scroll: boolean) => {
+      const el = api.docKey === key ? api.element(id) : null;
+      if (!el) return null;
+      if (scroll) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
     },
     loc.entry.docKey,
     loc.entry.localId,
+    opts.scroll === true,
   );
-  const el = handle.asElement() as ElementHandle<Element> | null;
-  if (!el) {
-    await handle.dispose();
-    throw staleRef(loc.entry.ref, 'detached');
+  if (!local) throw staleRef(loc.entry.ref, 'detached');
+  const [ox, oy] = loc.frame.parentFrame() ? await frameOffset(loc.frame) : [0, 0];
+  return { ...local, x: local.x + ox, y: local.y + oy };
+}
+
+/** A located element as a CDP remote object on the session of the target that holds it. */
+export interface ElementObject {
+  client: CDPSession;
+  objectId: string;
+  release(): Promise<void>;
+}
+
+/** The located element as a remote object (for uploads). Release it. */
+export async function elementObject(loc: Located): Promise<ElementObject> {
+  const { root, client } = localRoot(loc.frame);
+  const expression =
+    `(() => { const api = globalThis[Symbol.for('brow.page')];` +
+    ` return api && api.docKey === ${JSON.stringify(loc.entry.docKey)} ? api.element(${loc.entry.localId}) : null; })()`;
+  let objectId: string | undefined;
+  if (root === loc.frame) {
+    objectId = (await client.send('Runtime.evaluate', { expression })).result.objectId;
+  } else {
+    // an in-process child frame: only puppeteer knows its main world's context id
+    objectId = (await loc.frame.evaluateHandle(expression)).remoteObject().objectId;
   }
-  return el;
+  if (!objectId) throw staleRef(loc.entry.ref, 'detached');
+  const id = objectId;
+  return {
+    client,
+    objectId: id,
+    release: () =>
+      client.send('Runtime.releaseObject', { objectId: id }).then(
+        () => undefined,
+        () => undefined,
+      ),
+  };
 }
 
 export function staleRef(ref: string, reason: 'detached' | 'navigated'): BrowserError {

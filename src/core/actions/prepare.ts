@@ -1,8 +1,9 @@
 /** Actionability: attached, visible, enabled, stable, allowed, and the hit point on the target. */
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
+import { frameOffset } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
-import { elementHandle, locate, staleRef, type Located } from './locate.js';
+import { locate, staleRef, type Located } from './locate.js';
 
 export interface Prepared extends Located {
   /** Point in the page's top-level viewport. */
@@ -129,23 +130,10 @@ export async function prepare(
   }
   let { x, y } = res;
   if (loc.frame !== page.raw.mainFrame()) {
-    // translate from the frame's viewport to the page's: puppeteer adds the frames' offsets
-    const handle = await elementHandle(loc);
-    try {
-      const [box, local] = await Promise.all([
-        handle.boundingBox(),
-        handle.evaluate((el) => {
-          const r = el.getBoundingClientRect();
-          return { x: r.left, y: r.top };
-        }),
-      ]);
-      if (box) {
-        x = box.x + (x - local.x);
-        y = box.y + (y - local.y);
-      }
-    } finally {
-      await handle.dispose();
-    }
+    // from the frame's viewport to the page's
+    const [ox, oy] = await frameOffset(loc.frame);
+    x += ox;
+    y += oy;
   }
   return { ...loc, x, y, ...d };
 }
@@ -162,4 +150,56 @@ export async function readState(page: BrowPage, loc: Located) {
     loc.entry.docKey,
     loc.entry.localId,
   );
+}
+
+/** How long a frame's document may take to start taking pointer input after it appears. */
+const FRAME_INPUT_WAIT_MS = 1500;
+
+/** Mouse moves over the element seen by its document so far (a listener installed on first use). */
+async function movesSeen(loc: Located): Promise<number> {
+  return withApi(
+    loc.frame,
+    (api, id: number) => {
+      const w = window as unknown as Record<symbol, { id: number; n: number } | undefined>;
+      const k = Symbol.for('brow.moves');
+      let seen = w[k];
+      if (!seen) {
+        const s = { id, n: 0 };
+        w[k] = seen = s;
+        addEventListener(
+          'mousemove',
+          (e) => {
+            const el = api.element(s.id);
+            if (el && e.composedPath().includes(el)) s.n++;
+          },
+          { capture: true },
+        );
+      }
+      if (seen.id !== id) seen.id = id;
+      return seen.n;
+    },
+    loc.entry.localId,
+  );
+}
+
+/**
+ * Make sure pointer input at the prepared point reaches its element. Chromium routes input into
+ * an out-of-process frame only once the frame has been composited into its parent, so right after
+ * such a frame loads a click can land nowhere. Mouse moves (what a person's pointer does before a
+ * click anyway) are sent until the element's document sees one, for at most 1.5 s.
+ */
+export async function pointerReaches(page: BrowPage, p: Prepared): Promise<void> {
+  if (p.frame === page.raw.mainFrame()) return;
+  const before = await movesSeen(p).catch(() => null);
+  if (before === null) return;
+  const deadline = Date.now() + FRAME_INPUT_WAIT_MS;
+  for (let i = 0; ; i++) {
+    // alternate by half a pixel so every move is a real move
+    await page.raw.mouse.move(p.x + (i % 2) * 0.5, p.y);
+    for (let j = 0; j < 3; j++) {
+      if (((await movesSeen(p).catch(() => null)) ?? before + 1) > before) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    if (Date.now() > deadline) return;
+  }
 }

@@ -3,7 +3,7 @@
  * overlay that shows them in the page. The overlay is pushed to the page whenever the state
  * changes and again after every main-frame navigation, so it survives a new document.
  */
-import { elementHandle, locate } from '../actions/locate.js';
+import { boxInPage, locate } from '../actions/locate.js';
 import type { BrowEvent } from '../observe/events.js';
 import type { BrowPage } from '../session/page.js';
 import { frameIdOf } from '../snapshot/snapshot.js';
@@ -189,13 +189,8 @@ export class PageLive {
 
   private async refCenter(ref: string): Promise<{ x: number; y: number } | null> {
     try {
-      const handle = await elementHandle(await locate(this.page, ref));
-      try {
-        const box = await handle.boundingBox();
-        return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null;
-      } finally {
-        await handle.dispose();
-      }
+      const box = await boxInPage(await locate(this.page, ref));
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     } catch {
       return null;
     }

@@ -2,10 +2,10 @@
  * Pick: the element a person points at in the live viewport, resolved through open shadow roots
  * and frames to a page ref the agent can act on, and announced as a `picked` event.
  */
-import type { Frame } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import type { BrowPageApi } from '../snapshot/injected/types.js';
+import { frameOwners } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
 import { frameIdOf } from '../snapshot/snapshot.js';
 
@@ -28,7 +28,7 @@ export interface PickedElement {
 
 interface InFrame {
   /** The point is on a frame element: continue in it at (x - ox, y - oy). */
-  frame?: { index: number; ox: number; oy: number };
+  frame?: { ox: number; oy: number };
   id: number;
   docKey: string;
   role: string;
@@ -71,29 +71,11 @@ function atPoint(api: BrowPageApi, x: number, y: number): InFrame | null {
   if (el.localName === 'iframe' || el.localName === 'frame') {
     const cs = getComputedStyle(el);
     out.frame = {
-      index: Array.from(document.querySelectorAll('iframe,frame')).indexOf(el),
       ox: r.left + el.clientLeft + parseFloat(cs.paddingLeft),
       oy: r.top + el.clientTop + parseFloat(cs.paddingTop),
     };
   }
   return out;
-}
-
-/** The child frame whose element is the index-th iframe/frame of its parent's document. */
-async function childFrame(frame: Frame, index: number): Promise<Frame | null> {
-  for (const child of frame.childFrames()) {
-    const handle = await child.frameElement().catch(() => null);
-    if (!handle) continue;
-    try {
-      const i = await handle.evaluate((el) =>
-        Array.from(document.querySelectorAll('iframe,frame')).indexOf(el),
-      );
-      if (i === index) return child;
-    } finally {
-      await handle.dispose();
-    }
-  }
-  return null;
 }
 
 /** The element at a viewport point (CSS px of the top-level page), with a ref; no event. */
@@ -106,8 +88,8 @@ export async function elementAt(page: BrowPage, x: number, y: number): Promise<P
     const here = await withApi(frame, atPoint, x - ox, y - oy);
     if (!here) break;
     hit = here;
-    if (!here.frame || here.frame.index < 0) break;
-    const child = await childFrame(frame, here.frame.index);
+    if (!here.frame) break;
+    const child = (await frameOwners(frame)).get(here.id);
     if (!child) break;
     ox += here.frame.ox;
     oy += here.frame.oy;

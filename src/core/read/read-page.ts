@@ -4,7 +4,8 @@ import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import { readableHtmlInPage } from './page-html.js';
-import { childFramesByOwner } from './target.js';
+import { frameOwners } from '../snapshot/frames.js';
+import { evaluateIn } from '../snapshot/page-script.js';
 import { htmlToReadable, type Readable } from './to-markdown.js';
 
 export type ReadScope = 'viewport' | 'full';
@@ -64,13 +65,16 @@ async function readFresh(page: BrowPage, scope: ReadScope): Promise<StoredRead> 
   let elements = snap.elements;
   if (snap.frames.length > 0) {
     // cross-origin iframes (one level): each serialises itself, whole, into its marker
-    const owners = await sendRacingDialog(page, childFramesByOwner(main));
+    const owners = await sendRacingDialog(page, frameOwners(main));
     for (const id of snap.frames) {
       const frame = owners.get(id);
       const inner = frame
         ? await sendRacingDialog(
             page,
-            frame.evaluate(readableHtmlInPage, { viewport: false, maxChars: MAX_HTML_CHARS }),
+            evaluateIn(
+              frame,
+              `(${readableHtmlInPage.toString()})(${JSON.stringify({ viewport: false, maxChars: MAX_HTML_CHARS })})`,
+            ) as Promise<ReturnType<typeof readableHtmlInPage>>,
           ).catch(() => null)
         : null;
       const body = inner ? (/<body[^>]*>([\s\S]*)<\/body>/.exec(inner.html)?.[1] ?? '') : '';

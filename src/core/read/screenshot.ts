@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { elementHandle, locate } from '../actions/locate.js';
+import { boxInPage, locate } from '../actions/locate.js';
 import { BrowserError } from '../errors.js';
 import { workspacePath, workspaceRoot } from '../paths.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
@@ -117,20 +117,14 @@ const metricsOf = (page: BrowPage) =>
 
 /** The region of a ref's element, in document CSS px (scrolled into view first). */
 async function refRegion(page: BrowPage, ref: string): Promise<Region> {
-  const handle = await elementHandle(await locate(page, ref));
-  try {
-    await handle.scrollIntoView().catch(() => undefined);
-    const box = await handle.boundingBox();
-    if (!box || box.width < 1 || box.height < 1) {
-      throw new BrowserError('not_interactable', `${ref} has no visible box to capture.`, {
-        hint: 'It may be hidden or empty; screenshot its container or the viewport instead.',
-      });
-    }
-    const m = await metricsOf(page);
-    return { x: box.x + m.scrollX, y: box.y + m.scrollY, width: box.width, height: box.height };
-  } finally {
-    await handle.dispose();
+  const box = await boxInPage(await locate(page, ref), { scroll: true });
+  if (box.width < 1 || box.height < 1) {
+    throw new BrowserError('not_interactable', `${ref} has no visible box to capture.`, {
+      hint: 'It may be hidden or empty; screenshot its container or the viewport instead.',
+    });
   }
+  const m = await metricsOf(page);
+  return { x: box.x + m.scrollX, y: box.y + m.scrollY, width: box.width, height: box.height };
 }
 
 /** Capture a region; a capture Chromium refuses as too large is retried smaller (and reported clipped). */

@@ -2,6 +2,7 @@
 import type { Frame } from 'puppeteer-core';
 import { locate } from '../actions/locate.js';
 import type { BrowPage } from '../session/page.js';
+import { frameOwners } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
 import { frameIdOf } from '../snapshot/snapshot.js';
 
@@ -9,27 +10,6 @@ export interface ReadTarget {
   frame: Frame;
   /** The element to start from; null = the document. */
   rootId: number | null;
-}
-
-/** The child frames of `parent` by their owner element's id (brow page API) in `parent`. */
-export async function childFramesByOwner(parent: Frame): Promise<Map<number, Frame>> {
-  const out = new Map<number, Frame>();
-  for (const child of parent.childFrames()) {
-    const handle = await child.frameElement().catch(() => null);
-    if (!handle) continue;
-    try {
-      const id = await parent.evaluate(
-        (el) => ((globalThis as any)[Symbol.for('brow.page')]?.idOf(el) as number | undefined) ?? 0,
-        handle,
-      );
-      if (id) out.set(id, child);
-    } catch {
-      // detached meanwhile
-    } finally {
-      await handle.dispose();
-    }
-  }
-  return out;
 }
 
 /** The page's main document, or a ref's element (an iframe's ref means the document inside it). */
@@ -42,7 +22,7 @@ export async function readTarget(page: BrowPage, ref: string | undefined): Promi
     loc.entry.localId,
   );
   if (isFrame) {
-    const child = (await childFramesByOwner(loc.frame)).get(loc.entry.localId);
+    const child = (await frameOwners(loc.frame)).get(loc.entry.localId);
     if (child) return { frame: child, rootId: null };
   }
   return { frame: loc.frame, rootId: loc.entry.localId };

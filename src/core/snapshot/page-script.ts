@@ -1,6 +1,7 @@
 /** The bundled in-page script (built by scripts/build.mjs from ./injected) and how to reach it in a frame. */
 import { readFileSync } from 'node:fs';
 import type { CDPSession, Frame } from 'puppeteer-core';
+import { oopifSession } from './frames.js';
 import type { BrowPageApi } from './injected/types.js';
 
 let cached: string | null = null;
@@ -46,21 +47,6 @@ export async function evaluateIn(frame: Frame, expression: string): Promise<unkn
     throw new Error(d.exception?.description ?? d.text);
   }
   return res.result.value;
-}
-
-interface TargetInternals {
-  _targetId: string;
-  _session(): CDPSession | undefined;
-}
-
-function oopifSession(frame: Frame): CDPSession | undefined {
-  const id = (frame as unknown as { _id: string })._id;
-  const target = frame
-    .page()
-    .browser()
-    .targets()
-    .find((t) => (t as unknown as TargetInternals)._targetId === id);
-  return target ? (target as unknown as TargetInternals)._session() : undefined;
 }
 
 const repaired = new WeakSet<Frame>();

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
 import type { WalkNode, WalkResult } from './injected/types.js';
 import { withApi } from './page-script.js';
+import { frameOwners } from './frames.js';
 
 /** One line of the outline, page-wide. */
 export interface SnapNode {
@@ -126,7 +127,7 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
     if (res.truncated) truncated = true;
     const fid = frameIdOf(frame);
     const childFrames = frame.childFrames();
-    const owners = childFrames.length > 0 ? await frameOwners(frame, childFrames) : new Map<number, Frame>();
+    const owners = childFrames.length > 0 ? await frameOwners(frame) : new Map<number, Frame>();
     const childWalks = new Map<number, Promise<{ lines: (RawLine | SnapNode)[] }>>();
     for (const n of res.nodes) {
       const child = n.frame && n.id ? owners.get(n.id) : undefined;
@@ -136,7 +137,10 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
           walkFrame(
             child,
             depthOffset + n.depth + 1,
-            [offset[0] + n.box[0], offset[1] + n.box[1]],
+            [
+              offset[0] + n.box[0] + (n.frameInset?.[0] ?? 0),
+              offset[1] + n.box[1] + (n.frameInset?.[1] ?? 0),
+            ],
             visible && n.inView,
           ),
         );
@@ -228,31 +232,6 @@ function opaqueNode(frame: Frame, depth: number, reason: string): SnapNode {
     frameId: frameIdOf(frame),
     opaque: reason,
   };
-}
-
-/** Map each child frame to its owner element's local id in the parent document. */
-async function frameOwners(parent: Frame, children: Frame[]): Promise<Map<number, Frame>> {
-  const out = new Map<number, Frame>();
-  await Promise.all(
-    children.map(async (child) => {
-      try {
-        const handle = await child.frameElement();
-        if (!handle) return;
-        try {
-          const id = await parent.evaluate(
-            (el) => (globalThis as any)[Symbol.for('brow.page')]?.idOf(el) ?? 0,
-            handle,
-          );
-          if (id) out.set(id as number, child);
-        } finally {
-          await handle.dispose();
-        }
-      } catch {
-        // a frame that detached meanwhile simply has no content
-      }
-    }),
-  );
-  return out;
 }
 
 /** Did anything change in the frames since this snapshot? One cheap call per frame. */

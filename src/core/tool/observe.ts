@@ -4,6 +4,7 @@
  */
 import type { Frame, Page } from 'puppeteer-core';
 import type { BrowPageApi, WalkNode, WalkResult } from '../snapshot/injected/types.js';
+import { frameOwners } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
 import type { ElementIds } from './element-ids.js';
 
@@ -122,7 +123,7 @@ export async function observe(page: Page, ids: ElementIds, opts: ObserveOptions 
       return null; // a frame that refuses or went away has no elements
     }
     ids.sawDocument(frame, res.docKey);
-    const owners = frame.childFrames().length > 0 ? await frameOwners(frame) : new Map<number, Frame>();
+    const owners = await frameOwners(frame);
     for (const n of res.nodes) {
       if (n.shown && (!opts.viewportOnly || (visible && n.inView)))
         elements.push(entry(ids.idFor(frame, res.docKey, n.id), n));
@@ -180,29 +181,4 @@ function entry(id: number, n: Slim): ObservationEntry {
   if (n.text) e.text = n.text;
   if (n.level !== undefined) e.level = n.level;
   return e;
-}
-
-/** Each child frame's owner element, as the walker's local id in the parent document. */
-async function frameOwners(parent: Frame): Promise<Map<number, Frame>> {
-  const out = new Map<number, Frame>();
-  await Promise.all(
-    parent.childFrames().map(async (child) => {
-      try {
-        const handle = await child.frameElement();
-        if (!handle) return;
-        try {
-          const id = await parent.evaluate(
-            (el) => ((globalThis as any)[Symbol.for('brow.page')]?.idOf(el) as number | undefined) ?? 0,
-            handle,
-          );
-          if (id) out.set(id, child);
-        } finally {
-          await handle.dispose();
-        }
-      } catch {
-        // detached meanwhile
-      }
-    }),
-  );
-  return out;
 }

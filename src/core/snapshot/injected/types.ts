@@ -30,6 +30,8 @@ export interface WalkNode {
   inView: boolean;
   /** An <iframe>/<frame> element; its document is walked separately. */
   frame?: true;
+  /** For a frame: where its viewport starts inside its box (border plus padding), CSS px. */
+  frameInset?: [number, number];
   /** Content that cannot be read ('canvas', 'embed', 'object', 'video', 'audio', 'error: …'). */
   opaque?: string;
   /** A role-less element that is clickable (own cursor:pointer, onclick, tabindex>=0, or a click-like listener). */

@@ -353,7 +353,14 @@ export class Walker implements Emitter {
     const value = valueOf(el, tag, role, a, roleF);
     if (value !== undefined) node.value = value;
     if (clickable && role === 'generic') node.clickable = true;
-    if (tag === 'iframe' || tag === 'frame') node.frame = true;
+    if (tag === 'iframe' || tag === 'frame') {
+      node.frame = true;
+      const cs = getComputedStyle(el);
+      node.frameInset = [
+        el.clientLeft + parseFloat(cs.paddingLeft),
+        el.clientTop + parseFloat(cs.paddingTop),
+      ];
+    }
     if (opaque !== undefined) node.opaque = opaque;
     if (tf & LEAF && !node.name) node.name = nameSuffix(el, a, role);
     if (!this.push(node)) return given ?? '';

@@ -1,0 +1,106 @@
+/**
+ * Frames through CDP directly: which target hosts a frame, which element owns a child frame, and
+ * where a frame's viewport sits in the page's. puppeteer's Frame objects can lose track of an
+ * out-of-process iframe after a navigation (the Frame keeps its parent's session and then waits
+ * forever for an execution context there), so nothing here goes through puppeteer's contexts or
+ * element handles: sessions are found from the browser's targets, elements by backend node id.
+ */
+import type { CDPSession, Frame } from 'puppeteer-core';
+
+interface FrameInternals {
+  _id: string;
+  client: CDPSession;
+}
+
+interface TargetInternals {
+  _targetId: string;
+  _session(): CDPSession | undefined;
+}
+
+/** The CDP frame id (for an out-of-process iframe also its target id). */
+export function cdpFrameId(frame: Frame): string {
+  return (frame as unknown as FrameInternals)._id;
+}
+
+/** The session of the iframe target whose id is this frame's id, if the frame is out of process. */
+export function oopifSession(frame: Frame): CDPSession | undefined {
+  const id = cdpFrameId(frame);
+  const target = frame
+    .page()
+    .browser()
+    .targets()
+    .find((t) => (t as unknown as TargetInternals)._targetId === id);
+  return target ? (target as unknown as TargetInternals)._session() : undefined;
+}
+
+/**
+ * The frame that roots the target hosting `frame` (the main frame, or the nearest out-of-process
+ * iframe at or above it), with that target's session.
+ */
+export function localRoot(frame: Frame): { root: Frame; client: CDPSession } {
+  let f = frame;
+  for (;;) {
+    const parent = f.parentFrame();
+    if (!parent) return { root: f, client: (f as unknown as FrameInternals).client };
+    const own = oopifSession(f);
+    if (own) return { root: f, client: own };
+    f = parent;
+  }
+}
+
+const ID_OF = `function () { const api = globalThis[Symbol.for('brow.page')]; return api ? api.idOf(this) : 0; }`;
+
+/**
+ * The child frames of `parent` by their owner element's id from the brow page API in `parent`
+ * (which must already be installed there). Frames that detach meanwhile are left out.
+ */
+export async function frameOwners(parent: Frame): Promise<Map<number, Frame>> {
+  const out = new Map<number, Frame>();
+  const children = parent.childFrames();
+  if (children.length === 0) return out;
+  const { client } = localRoot(parent);
+  await Promise.all(
+    children.map(async (child) => {
+      try {
+        const { backendNodeId } = await client.send('DOM.getFrameOwner', { frameId: cdpFrameId(child) });
+        const { object } = await client.send('DOM.resolveNode', { backendNodeId });
+        if (!object.objectId) return;
+        try {
+          const res = await client.send('Runtime.callFunctionOn', {
+            objectId: object.objectId,
+            functionDeclaration: ID_OF,
+            returnByValue: true,
+          });
+          const id = res.result.value as unknown;
+          if (typeof id === 'number' && id > 0) out.set(id, child);
+        } finally {
+          client.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => undefined);
+        }
+      } catch {
+        // a frame that detached meanwhile simply has no owner
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * Where the top-left of `frame`'s viewport is in the page's top-level viewport (CSS px). Box
+ * models come in the coordinates of the target's root frame, so each step jumps from a frame's
+ * owner straight to the root of the target that holds it.
+ */
+export async function frameOffset(frame: Frame): Promise<[number, number]> {
+  let x = 0;
+  let y = 0;
+  let f = frame;
+  for (let parent = f.parentFrame(); parent; parent = f.parentFrame()) {
+    const { root, client } = localRoot(parent);
+    const { backendNodeId } = await client.send('DOM.getFrameOwner', { frameId: cdpFrameId(f) });
+    const { model } = await client.send('DOM.getBoxModel', { backendNodeId });
+    // content quad: x1,y1 is the top-left of the box inside border and padding
+    x += model.content[0] ?? 0;
+    y += model.content[1] ?? 0;
+    f = root;
+  }
+  return [x, y];
+}
