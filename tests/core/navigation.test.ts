@@ -58,6 +58,19 @@ describe('navigation', () => {
     expect(opened.data.page_id).toMatch(/^p-/);
   });
 
+  it('waits for text inside frames of either origin, at any depth', async () => {
+    const pageId = await h.open('core/frames.html');
+    for (const text of ['Leaf button same', 'Leaf button cross', 'Cross mid button']) {
+      const w = await h.ok('browser_wait', {
+        page_id: pageId,
+        condition: 'text',
+        value: text,
+        timeout_ms: 5000,
+      });
+      expect(w.waited_ms).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('waits for text, url, ref state and time; a timeout says what it saw', async () => {
     const pageId = await h.open('core/popup.html');
     const refs = await h.refs(pageId);

@@ -1,7 +1,7 @@
 /** browser_wait: for a time, a URL, a load state, text, a ref's state, or a download. */
 import { BrowserError } from '../errors.js';
 import { EVENT_TYPES, type BrowEvent, type BrowEventType } from '../observe/events.js';
-import { withApi } from '../snapshot/page-script.js';
+import { evaluateIn, withApi } from '../snapshot/page-script.js';
 import type { BrowPage } from './page.js';
 
 export type WaitCondition = 'time' | 'url' | 'load_state' | 'text' | 'ref' | 'download' | 'event';
@@ -136,18 +136,10 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
       const probe = async () => {
         const found = await Promise.all(
           page.raw.frames().map((f) =>
-            f
-              .evaluate(
-                (text: string, visible: boolean) => {
-                  const body = document.body;
-                  if (!body) return false;
-                  const hay = visible ? body.innerText : (body.textContent ?? '');
-                  return hay.toLowerCase().includes(text.toLowerCase());
-                },
-                input.value!,
-                state === 'visible' || state === 'hidden',
-              )
-              .catch(() => false),
+            evaluateIn(f, textProbe(input.value!, state === 'visible' || state === 'hidden')).then(
+              (v) => v === true,
+              () => false,
+            ),
           ),
         );
         const any = found.some(Boolean);
@@ -257,4 +249,10 @@ function nextEvent(page: BrowPage, type: BrowEventType, timeoutMs: number): Prom
       );
     }, timeoutMs);
   });
+}
+
+/** An expression: does the frame's document contain the text (rendered text when `visible`)? */
+function textProbe(text: string, visible: boolean): string {
+  const hay = visible ? 'document.body.innerText' : "(document.body.textContent || '')";
+  return `!!document.body && ${hay}.toLowerCase().includes(${JSON.stringify(text.toLowerCase())})`;
 }
