@@ -20,13 +20,19 @@ const REF_RE = /^e(\d+)$/;
 
 export class RefRegistry {
   private counter = 0;
-  private byKey = new Map<string, RefEntry>();
+  /** docKey → local id → entry: a per-document map avoids building a string key per element. */
+  private byDoc = new Map<string, Map<number, RefEntry>>();
+  private live = 0;
   private byNumber = new Map<number, RefEntry>();
 
   /** The ref of an element, assigned on first sight. */
   refFor(frame: Frame, frameId: string, docKey: string, localId: number, role: string, name: string): string {
-    const key = `${docKey}:${localId}`;
-    const hit = this.byKey.get(key);
+    let doc = this.byDoc.get(docKey);
+    if (!doc) {
+      doc = new Map();
+      this.byDoc.set(docKey, doc);
+    }
+    const hit = doc.get(localId);
     if (hit) {
       hit.role = role;
       hit.name = name;
@@ -42,7 +48,8 @@ export class RefRegistry {
       role,
       name,
     };
-    this.byKey.set(key, entry);
+    doc.set(localId, entry);
+    this.live += 1;
     this.byNumber.set(this.counter, entry);
     return entry.ref;
   }
@@ -62,15 +69,16 @@ export class RefRegistry {
 
   /** Drop entries of documents that are gone (keeps memory bounded across navigations). */
   forgetDocuments(liveDocKeys: Set<string>): void {
-    for (const [key, e] of this.byKey) {
-      if (!liveDocKeys.has(e.docKey)) {
-        this.byKey.delete(key);
+    for (const [docKey, doc] of this.byDoc) {
+      if (!liveDocKeys.has(docKey)) {
+        this.byDoc.delete(docKey);
+        this.live -= doc.size;
         // keep byNumber so a stale ref still answers stale_ref (navigated), not ref_not_found
       }
     }
   }
 
   get size(): number {
-    return this.byKey.size;
+    return this.live;
   }
 }

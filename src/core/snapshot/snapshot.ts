@@ -3,9 +3,10 @@ import type { Frame } from 'puppeteer-core';
 import { BrowserError, classifyError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
-import type { WalkNode, WalkResult } from './injected/types.js';
+import type { WalkResult } from './injected/types.js';
 import { withApi } from './page-script.js';
 import { frameOwners } from './frames.js';
+import { decodeWalk, walkWire, type FrameWalk } from './wire.js';
 
 /** One line of the outline, page-wide. */
 export interface SnapNode {
@@ -58,14 +59,18 @@ const CHILD_FRAME_TIMEOUT_MS = 2500;
 /** The main frame not answering means its script is busy: fail with timeout rather than hang. */
 const MAIN_FRAME_TIMEOUT_MS = 15_000;
 
-interface RawLine {
+/** Nodes in page order, with what assigning their refs needs. */
+interface Lines {
+  nodes: SnapNode[];
+  /** Per node: its frame's walk (null for a frame that could not be read) and its local id. */
+  walks: (FrameRef | null)[];
+  localIds: number[];
+}
+
+interface FrameRef {
   frame: Frame;
   frameId: string;
   docKey: string;
-  node: WalkNode;
-  depthOffset: number;
-  offset: [number, number];
-  visible: boolean;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -95,18 +100,20 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
     depthOffset: number,
     offset: [number, number],
     visible: boolean,
-  ): Promise<{ lines: (RawLine | SnapNode)[]; res: WalkResult | null }> => {
-    let res: WalkResult;
+  ): Promise<{ lines: Lines; res: FrameWalk | null }> => {
+    let res: FrameWalk;
     const isStart = frame === startFrame;
+    const fid = frameIdOf(frame);
     try {
-      res = await withTimeout(
-        withApi(frame, (api, o: { maxNodes: number; rootId?: number }) => api.walk(o), {
+      const wire = await withTimeout(
+        walkWire(frame, {
           maxNodes: opts.maxNodes ?? MAX_NODES,
           ...(isStart && root ? { rootId: root.localId } : {}),
         }),
         isStart ? MAIN_FRAME_TIMEOUT_MS : CHILD_FRAME_TIMEOUT_MS,
         isStart ? 'The page' : 'The frame',
       );
+      res = decodeWalk(wire, fid, depthOffset, offset, visible);
     } catch (e) {
       if (isStart) {
         const err = classifyError(e);
@@ -117,53 +124,66 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
         }
         throw err;
       }
-      return {
-        lines: [opaqueNode(frame, depthOffset, `frame-unreachable: ${String(e).split('\n')[0]}`)],
-        res: null,
-      };
+      const opaque = opaqueNode(frame, depthOffset, `frame-unreachable: ${String(e).split('\n')[0]}`);
+      return { lines: { nodes: [opaque], walks: [null], localIds: [0] }, res: null };
     }
     frames.push(frame);
     frameSeqs.set(res.docKey, res.mutationSeq);
     if (res.truncated) truncated = true;
-    const fid = frameIdOf(frame);
-    const childFrames = frame.childFrames();
-    const owners = childFrames.length > 0 ? await frameOwners(frame) : new Map<number, Frame>();
-    const childWalks = new Map<number, Promise<{ lines: (RawLine | SnapNode)[] }>>();
-    for (const n of res.nodes) {
-      const child = n.frame && n.id ? owners.get(n.id) : undefined;
-      if (child) {
-        childWalks.set(
-          n.id,
-          walkFrame(
-            child,
-            depthOffset + n.depth + 1,
-            [
-              offset[0] + n.box[0] + (n.frameInset?.[0] ?? 0),
-              offset[1] + n.box[1] + (n.frameInset?.[1] ?? 0),
-            ],
-            visible && n.inView,
-          ),
-        );
+    const here: FrameRef = { frame, frameId: fid, docKey: res.docKey };
+    const owners =
+      res.owners.length > 0 && frame.childFrames().length > 0
+        ? await frameOwners(frame)
+        : new Map<number, Frame>();
+    const childWalks: Promise<{ index: number; lines: Lines }>[] = [];
+    for (const o of res.owners) {
+      const child = owners.get(o.id);
+      if (!child) continue;
+      const depth = res.nodes[o.index]!.depth + 1;
+      childWalks.push(
+        walkFrame(child, depth, o.origin, o.visible).then((r) => ({ index: o.index, lines: r.lines })),
+      );
+    }
+    const children = await Promise.all(childWalks);
+    if (children.length === 0) {
+      const walks = new Array<FrameRef>(res.nodes.length).fill(here);
+      return { lines: { nodes: res.nodes, walks, localIds: res.localIds }, res };
+    }
+    // stitch each child frame's lines in right after its owner
+    children.sort((a, b) => a.index - b.index);
+    const lines: Lines = { nodes: [], walks: [], localIds: [] };
+    let from = 0;
+    const take = (to: number) => {
+      for (let i = from; i < to; i++) {
+        lines.nodes.push(res.nodes[i]!);
+        lines.walks.push(here);
+        lines.localIds.push(res.localIds[i]!);
+      }
+      from = to;
+    };
+    for (const c of children) {
+      take(c.index + 1);
+      for (let i = 0; i < c.lines.nodes.length; i++) {
+        lines.nodes.push(c.lines.nodes[i]!);
+        lines.walks.push(c.lines.walks[i]!);
+        lines.localIds.push(c.lines.localIds[i]!);
       }
     }
-    const childLines = new Map<number, (RawLine | SnapNode)[]>();
-    await Promise.all([...childWalks].map(async ([id, p]) => childLines.set(id, (await p).lines)));
-    const lines: (RawLine | SnapNode)[] = [];
-    for (const n of res.nodes) {
-      lines.push({ frame, frameId: fid, docKey: res.docKey, node: n, depthOffset, offset, visible });
-      const kids = n.id ? childLines.get(n.id) : undefined;
-      if (kids) lines.push(...kids);
-    }
+    take(res.nodes.length);
     return { lines, res };
   };
 
   const top = await walkFrame(startFrame, 0, [0, 0], true);
   const mainRes = top.res;
-  const nodes = top.lines.map((l) =>
-    'node' in l
-      ? toSnapNode(page, l.frame, l.frameId, l.docKey, l.node, l.depthOffset, l.offset, l.visible)
-      : l,
-  );
+  const { nodes, walks, localIds } = top.lines;
+  // refs in document order, frames included
+  for (let i = 0; i < nodes.length; i++) {
+    const id = localIds[i]!;
+    const w = walks[i];
+    if (!id || !w) continue;
+    const n = nodes[i]!;
+    n.ref = page.refs.refFor(w.frame, w.frameId, w.docKey, id, n.role, n.name);
+  }
   const snap: Snapshot = {
     id: newId('snap'),
     pageId: page.id,
@@ -186,36 +206,6 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
   };
   if (!root) page.lastWalk = snap;
   return snap;
-}
-
-function toSnapNode(
-  page: BrowPage,
-  frame: Frame,
-  frameId: string,
-  docKey: string,
-  n: WalkNode,
-  depthOffset: number,
-  offset: [number, number],
-  visible: boolean,
-): SnapNode {
-  const node: SnapNode = {
-    role: n.role,
-    name: n.name,
-    states: n.states,
-    actions: n.actions,
-    tag: n.tag,
-    attrs: n.attrs,
-    box: [n.box[0] + offset[0], n.box[1] + offset[1], n.box[2], n.box[3]],
-    inView: visible && n.inView,
-    depth: n.depth + depthOffset,
-    frameId,
-  };
-  if (n.id) node.ref = page.refs.refFor(frame, frameId, docKey, n.id, n.role, n.name);
-  if (n.text) node.text = n.text;
-  if (n.value !== undefined) node.value = n.value;
-  if (n.level !== undefined) node.level = n.level;
-  if (n.opaque) node.opaque = n.opaque;
-  return node;
 }
 
 function opaqueNode(frame: Frame, depth: number, reason: string): SnapNode {

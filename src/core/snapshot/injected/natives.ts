@@ -19,6 +19,7 @@ export const parseIntNative = parseInt;
 const objectCreate = Object.create;
 const objectAssign = Object.assign;
 export const setPrototypeOf = Object.setPrototypeOf;
+export const jsonStringify = JSON.stringify;
 
 /** A lookup table without a prototype (so `table['constructor']` is undefined). */
 export function table<V>(entries: Record<string, V>): Record<string, V> {

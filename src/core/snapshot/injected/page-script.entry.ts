@@ -11,7 +11,14 @@ import { mutationState, observeRoot } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
 import { installPatches } from './patches.js';
 import { composedParent } from './shadow.js';
-import { BROW_PAGE_KEY, type BrowPageApi, type WalkOptions, type WalkResult } from './types.js';
+import {
+  BROW_PAGE_KEY,
+  type BrowPageApi,
+  type WalkNode,
+  type WalkOptions,
+  type WalkResult,
+} from './types.js';
+import { encodeWalk } from './wire.js';
 import { Walker } from './walk.js';
 
 const VERSION = 1;
@@ -29,6 +36,35 @@ function viewport(): WalkResult['viewport'] {
   };
 }
 
+/** Walk the document (or the subtree of opts.rootId); the nodes apart from the rest. */
+function runWalk(docKey: string, opts?: WalkOptions): { meta: Omit<WalkResult, 'nodes'>; nodes: WalkNode[] } {
+  const seq = mutationState().seq;
+  let w: Walker | null = null;
+  try {
+    w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES);
+    if (opts?.rootId !== undefined) {
+      // An unknown or detached root walks nothing (staleReason() says why).
+      const el = elementOf(opts.rootId);
+      if (el) w.walkFrom(el, composedParent(el));
+    } else if (document.documentElement) {
+      w.walkFrom(document.documentElement, null);
+    }
+  } catch {
+    // a failure the per-element guards did not catch: return what we have
+  }
+  return {
+    meta: {
+      docKey,
+      mutationSeq: seq,
+      url: location.href,
+      title: document.title,
+      viewport: viewport(),
+      truncated: w ? w.truncated : false,
+    },
+    nodes: w ? w.nodes : [],
+  };
+}
+
 function install(key: symbol): void {
   const docKey = randomKey();
   try {
@@ -42,29 +78,12 @@ function install(key: symbol): void {
     version: VERSION,
     docKey,
     walk(opts?: WalkOptions): WalkResult {
-      const seq = mutationState().seq;
-      let w: Walker | null = null;
-      try {
-        w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES);
-        if (opts?.rootId !== undefined) {
-          // An unknown or detached root walks nothing (staleReason() says why).
-          const el = elementOf(opts.rootId);
-          if (el) w.walkFrom(el, composedParent(el));
-        } else if (document.documentElement) {
-          w.walkFrom(document.documentElement, null);
-        }
-      } catch {
-        // a failure the per-element guards did not catch: return what we have
-      }
-      return {
-        docKey,
-        mutationSeq: seq,
-        url: location.href,
-        title: document.title,
-        viewport: viewport(),
-        nodes: w ? w.nodes : [],
-        truncated: w ? w.truncated : false,
-      };
+      const { meta, nodes } = runWalk(docKey, opts);
+      return { ...meta, nodes };
+    },
+    walkWire(opts?: WalkOptions): string {
+      const { meta, nodes } = runWalk(docKey, opts);
+      return encodeWalk(meta, nodes);
     },
     element: (id) => elementOf(id),
     staleReason: (id) => staleReasonOf(id),

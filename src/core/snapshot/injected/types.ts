@@ -98,6 +98,8 @@ export interface BrowPageApi {
   version: number;
   docKey: string;
   walk(opts?: WalkOptions): WalkResult;
+  /** The same walk as one JSON text in the compact wire form (see wire.ts): what the Node side reads. */
+  walkWire(opts?: WalkOptions): string;
   /** The live element, or null if unknown or not connected. */
   element(id: number): Element | null;
   /** null if alive. */

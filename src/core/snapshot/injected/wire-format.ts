@@ -1,0 +1,33 @@
+/**
+ * The wire form of a walk, shared by the page (wire.ts encodes) and Node (../wire.ts decodes):
+ * constants and types only, nothing that needs a browser.
+ */
+import type { WalkResult } from './types.js';
+
+/** Which optional fields follow a node's fixed fields, in this order. */
+export const WIRE = {
+  IN_VIEW: 1,
+  FRAME: 2,
+  TEXT: 4,
+  VALUE: 8,
+  LEVEL: 16,
+  OPAQUE: 32,
+  STATES: 64,
+  ACTIONS: 128,
+  ATTRS: 256,
+  INSET: 512,
+} as const;
+
+/** Separates the states (or actions) of a node inside their one shared string. */
+export const LIST_SEP = '\u0001';
+
+/**
+ * A walk in wire form. Per node in `data`: flags, id, depth, role, name, tag, x, y, width,
+ * height (strings as indexes into `strs`); then, when their flag is set: text, value, level,
+ * opaque, states, actions, attribute count and name/value pairs, frame inset x and y.
+ */
+export interface WireWalk extends Omit<WalkResult, 'nodes'> {
+  strs: string[];
+  data: number[];
+  count: number;
+}

@@ -1,0 +1,125 @@
+/**
+ * Reading a frame's walk in the compact wire form (injected/wire.ts) and decoding it straight into
+ * page-wide outline nodes, without an intermediate object per node.
+ */
+import type { Frame } from 'puppeteer-core';
+import { LIST_SEP, WIRE, type WireWalk } from './injected/wire-format.js';
+import type { WalkOptions } from './injected/types.js';
+import { evaluateIn, pageScriptSource } from './page-script.js';
+import type { SnapNode } from './snapshot.js';
+
+/** One frame's walk, decoded. Refs are not assigned yet: `localIds[i]` is node i's id in its document. */
+export interface FrameWalk extends Omit<WireWalk, 'strs' | 'data' | 'count'> {
+  nodes: SnapNode[];
+  localIds: number[];
+  /** The frame owners among `nodes`: index, local id, and where the child frame's viewport starts. */
+  owners: { index: number; id: number; origin: [number, number]; visible: boolean }[];
+}
+
+const MISSING = '"missing"';
+const OLD = '"old"';
+
+/** Walk a frame in the page and return the wire text (installing the script if the document lacks it). */
+export async function walkWire(frame: Frame, opts: WalkOptions): Promise<WireWalk> {
+  const expr =
+    `(() => { const api = globalThis[Symbol.for('brow.page')]; if (!api) return '${MISSING}';` +
+    ` if (typeof api.walkWire !== 'function') return '${OLD}';` +
+    ` return api.walkWire(${JSON.stringify(opts)}); })()`;
+  let res = (await evaluateIn(frame, expr)) as string;
+  if (res === MISSING) {
+    await evaluateIn(frame, pageScriptSource());
+    res = (await evaluateIn(frame, expr)) as string;
+    if (res === MISSING) throw new Error('brow in-page script failed to install');
+  }
+  if (res === OLD) {
+    // a document another brow build set up (an attached browser): its API cannot be replaced
+    throw new Error('This document carries an older brow page script; reload the page to read it.');
+  }
+  return JSON.parse(res) as WireWalk;
+}
+
+/**
+ * Decode a wire walk into outline nodes placed in the page: depths shifted by `depthOffset`, boxes
+ * by `offset` (where this frame's viewport sits in the page's), in view only when `visible`.
+ */
+export function decodeWalk(
+  w: WireWalk,
+  frameId: string,
+  depthOffset: number,
+  offset: [number, number],
+  visible: boolean,
+): FrameWalk {
+  const { strs, data, count } = w;
+  const lists = new Map<number, string[]>();
+  const list = (i: number): string[] => {
+    let xs = lists.get(i);
+    if (!xs) {
+      xs = strs[i]!.split(LIST_SEP);
+      lists.set(i, xs);
+    }
+    // each node gets its own array: callers may treat a node's lists as theirs
+    return xs.slice();
+  };
+  const nodes: SnapNode[] = new Array<SnapNode>(count);
+  const localIds: number[] = new Array<number>(count);
+  const owners: FrameWalk['owners'] = [];
+  const [ox, oy] = offset;
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    const flags = data[k++]!;
+    const id = data[k++]!;
+    const depth = data[k++]! + depthOffset;
+    const role = strs[data[k++]!]!;
+    const name = strs[data[k++]!]!;
+    const tag = strs[data[k++]!]!;
+    const node: SnapNode = {
+      role,
+      name,
+      states: [],
+      actions: [],
+      tag,
+      attrs: {},
+      box: [data[k++]! + ox, data[k++]! + oy, data[k++]!, data[k++]!],
+      inView: visible && (flags & WIRE.IN_VIEW) !== 0,
+      depth,
+      frameId,
+    };
+    if (flags & WIRE.TEXT) node.text = strs[data[k++]!]!;
+    if (flags & WIRE.VALUE) node.value = strs[data[k++]!]!;
+    if (flags & WIRE.LEVEL) node.level = data[k++]!;
+    if (flags & WIRE.OPAQUE) node.opaque = strs[data[k++]!]!;
+    if (flags & WIRE.STATES) node.states = list(data[k++]!);
+    if (flags & WIRE.ACTIONS) node.actions = list(data[k++]!);
+    if (flags & WIRE.ATTRS) {
+      const attrs: Record<string, string> = {};
+      for (let j = data[k++]!; j > 0; j--) {
+        const name = strs[data[k++]!]!;
+        attrs[name] = strs[data[k++]!]!;
+      }
+      node.attrs = attrs;
+    }
+    let inset: [number, number] = [0, 0];
+    if (flags & WIRE.INSET) inset = [data[k++]!, data[k++]!];
+    if (flags & WIRE.FRAME && id) {
+      owners.push({
+        index: i,
+        id,
+        origin: [node.box[0] + inset[0], node.box[1] + inset[1]],
+        visible: node.inView,
+      });
+    }
+    nodes[i] = node;
+    localIds[i] = id;
+  }
+  return {
+    docKey: w.docKey,
+    mutationSeq: w.mutationSeq,
+    url: w.url,
+    title: w.title,
+    viewport: w.viewport,
+    truncated: w.truncated,
+    nodes,
+    localIds,
+    owners,
+  };
+}
