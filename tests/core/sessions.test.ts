@@ -23,6 +23,9 @@ describe('sessions and pages', () => {
     await h.ok('browser_activate_page', { page_id: a.page_id });
     const again = await h.ok('browser_list_pages', { session_id: a.session_id });
     expect(again.pages.find((p: any) => p.active).page_id).toBe(a.page_id);
+    // each page has a window of its own, so the one not in front keeps painting (and can be captured)
+    const second = h.rt.core.findPage(b.page_id)!;
+    expect(await second.raw.evaluate(() => document.visibilityState)).toBe('visible');
     await h.ok('browser_close_page', { page_id: b.page_id });
     expect((await h.err('browser_list_elements', { page_id: b.page_id })).code).toBe('page_closed');
     expect((await h.err('browser_list_elements', { page_id: 'p-000000-1' })).code).toBe('page_not_found');

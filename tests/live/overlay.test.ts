@@ -87,9 +87,14 @@ describe('live overlay', () => {
 
   it('streams a background tab too', async () => {
     const first = await h.open('live/form.html');
-    await h.open('live/nested.html'); // now in front
     const page = corePage(h.rt, first);
-    expect(await page.raw.evaluate(() => document.visibilityState)).toBe('hidden');
+    // pages brow opens get windows of their own; a popup is a tab in front of its opener
+    await page.raw.evaluate((url: string) => void window.open(url), h.server.url('live/nested.html'));
+    await until(
+      async () => (await page.raw.evaluate(() => document.visibilityState)) === 'hidden',
+      5000,
+      'the opener behind its popup',
+    );
     const frames: ScreencastFrame[] = [];
     const stop = liveOf(page).screencast.subscribe({ frame: (f) => frames.push(f) });
     try {

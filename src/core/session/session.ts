@@ -93,7 +93,10 @@ export class Session {
     }
     let page: BrowPage;
     try {
-      const raw = existing ?? (await this.context.newPage());
+      // A page of brow's own browser gets a window of its own: a background tab paints no frames,
+      // so screenshots and animation-frame waits there would stall. A person's browser gets a tab.
+      const raw =
+        existing ?? (await this.context.newPage(this.options.attached ? undefined : { type: 'window' }));
       page = new BrowPage(this, raw, opener?.id ?? null, adopted);
       this.pages.set(page.id, page);
       raw.on('popup', (popup) => {
