@@ -1,7 +1,7 @@
 /** Actions by ref. Each returns its effect: outcome, navigation, pages, dialogs, downloads, requests, changes. */
 import { z } from 'zod';
-import * as act from '../core/actions/actions.js';
-import { renderEffect, type Effect } from '../core/actions/effect.js';
+import type * as Actions from '../core/actions/actions.js';
+import type { Effect } from '../core/actions/effect.js';
 import type { BrowPage } from '../core/session/page.js';
 import { onPage, pageIdField, refField, sessionIdField } from './common.js';
 import { defineCapability, type CapabilityContext, type CapabilityResult } from './define.js';
@@ -9,7 +9,8 @@ import { defineCapability, type CapabilityContext, type CapabilityResult } from 
 const base = { page_id: pageIdField, session_id: sessionIdField };
 const actionAnnotations = { readOnly: false, destructive: false, idempotent: false };
 
-function result(page: BrowPage, e: Effect, label: string): CapabilityResult {
+async function result(page: BrowPage, e: Effect, label: string): Promise<CapabilityResult> {
+  const { renderEffect } = await import('../core/actions/effect.js');
   return {
     text: renderEffect(e, label),
     data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } },
@@ -19,10 +20,11 @@ function result(page: BrowPage, e: Effect, label: string): CapabilityResult {
 function runAction(
   ctx: CapabilityContext,
   input: { page_id?: string | undefined; session_id?: string | undefined; ref?: string | undefined },
-  fn: (page: BrowPage) => Promise<Effect>,
+  fn: (act: typeof Actions, page: BrowPage) => Promise<Effect>,
 ): Promise<CapabilityResult> {
   return onPage(ctx, input, async (page) => {
-    const e = await fn(page);
+    // the core is loaded on the first action, so reading these declarations (the CLI client does) stays light
+    const e = await fn(await import('../core/actions/actions.js'), page);
     const t = e.target;
     const label = input.ref ? `[${t?.role ?? 'element'} ref=${input.ref}]${t?.name ? ` ${t.name}` : ''}` : '';
     return result(page, e, label);
@@ -48,7 +50,7 @@ export const clickCap = defineCapability({
       .describe('Keys held during the click'),
   }),
   handle: (input, ctx) =>
-    runAction(ctx, input, (page) =>
+    runAction(ctx, input, (act, page) =>
       act.click(page, input.ref, {
         button: input.button,
         click_count: input.click_count,
@@ -65,7 +67,7 @@ export const hoverCap = defineCapability({
   annotations: actionAnnotations,
   positional: ['ref'],
   input: z.object({ ...base, ref: refField }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.hover(page, input.ref)),
+  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.hover(page, input.ref)),
 });
 
 export const fillCap = defineCapability({
@@ -81,7 +83,7 @@ export const fillCap = defineCapability({
     ref: refField,
     value: z.string().describe('The new value (empty clears the field)'),
   }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.fill(page, input.ref, input.value)),
+  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.fill(page, input.ref, input.value)),
 });
 
 export const typeCap = defineCapability({
@@ -99,7 +101,7 @@ export const typeCap = defineCapability({
     delay_ms: z.number().int().min(0).max(1000).optional().describe('Pause between keys in ms'),
   }),
   handle: (input, ctx) =>
-    runAction(ctx, input, (page) =>
+    runAction(ctx, input, (act, page) =>
       act.type(page, input.text, {
         ...(input.ref ? { ref: input.ref } : {}),
         ...(input.delay_ms !== undefined ? { delay_ms: input.delay_ms } : {}),
@@ -123,7 +125,7 @@ export const pressCap = defineCapability({
       .describe('Element to focus first; omit after browser_fill to send the key to the focused field'),
   }),
   handle: (input, ctx) =>
-    runAction(ctx, input, (page) => act.press(page, input.key, input.ref ? { ref: input.ref } : {})),
+    runAction(ctx, input, (act, page) => act.press(page, input.key, input.ref ? { ref: input.ref } : {})),
 });
 
 export const scrollCap = defineCapability({
@@ -140,7 +142,7 @@ export const scrollCap = defineCapability({
     delta_y: z.number().default(0).describe('Vertical pixels; positive moves down'),
   }),
   handle: (input, ctx) =>
-    runAction(ctx, input, (page) =>
+    runAction(ctx, input, (act, page) =>
       act.scroll(page, {
         ...(input.ref ? { ref: input.ref } : {}),
         delta_x: input.delta_x,
@@ -163,7 +165,7 @@ export const selectCap = defineCapability({
       .union([z.string(), z.array(z.string())])
       .describe('Option value or label (an array for multi-selects)'),
   }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.select(page, input.ref, input.value)),
+  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.select(page, input.ref, input.value)),
 });
 
 export const checkCap = defineCapability({
@@ -179,7 +181,7 @@ export const checkCap = defineCapability({
     ref: refField,
     checked: z.boolean().default(true).describe('The state wanted'),
   }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.check(page, input.ref, input.checked)),
+  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.check(page, input.ref, input.checked)),
 });
 
 export const dragCap = defineCapability({
@@ -190,7 +192,7 @@ export const dragCap = defineCapability({
   annotations: actionAnnotations,
   positional: ['ref', 'to_ref'],
   input: z.object({ ...base, ref: refField, to_ref: z.string().min(1).describe('Ref of the drop target') }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.drag(page, input.ref, input.to_ref)),
+  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.drag(page, input.ref, input.to_ref)),
 });
 
 export const uploadCap = defineCapability({
@@ -206,5 +208,5 @@ export const uploadCap = defineCapability({
     ref: refField,
     file_paths: z.array(z.string().min(1)).min(1).describe('Files inside the workspace'),
   }),
-  handle: (input, ctx) => runAction(ctx, input, (page) => act.upload(page, input.ref, input.file_paths)),
+  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.upload(page, input.ref, input.file_paths)),
 });

@@ -1,6 +1,5 @@
 /** Attach to a person's running Chrome over CDP (off unless allow_attach). */
 import { z } from 'zod';
-import { navigate } from '../core/session/navigate.js';
 import { pageRecord, timeoutMs } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -33,6 +32,7 @@ export const attachSession = defineCapability({
     const { session, adopted } = await ctx.core.attachSession({ ...input, owner: ctx.owner });
     const page = session.pages.values().next().value!;
     if (input.url && !adopted) {
+      const { navigate } = await import('../core/session/navigate.js');
       await page.exclusive(() => navigate(page, input.url!, 'load', timeoutMs(ctx, undefined)));
     }
     ctx.core.notePage(page, ctx.owner);

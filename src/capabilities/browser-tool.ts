@@ -1,5 +1,4 @@
 /** Seed 000's `browser` tool: named tabs you open, close, and script with JavaScript in a killable worker. */
-import { browserTool } from '../core/tool/browser-tool.js';
 import { browserToolInput } from '../core/tool/schema.js';
 import { defineCapability } from './define.js';
 
@@ -21,6 +20,7 @@ export const browserCap = defineCapability({
   annotations: { readOnly: false, destructive: true, idempotent: false },
   input: browserToolInput,
   async handle(input, ctx) {
+    const { browserTool } = await import('../core/tool/browser-tool.js');
     const r = await browserTool(ctx.core, input, ctx.signal);
     return { text: r.text, data: r.details, ...(r.images.length > 0 ? { images: r.images } : {}) };
   },

@@ -1,4 +1,8 @@
-/** How a capability is declared: once, with its schema, annotations and handler. Every door derives from it. */
+/**
+ * How a capability is declared: once, with its schema, annotations and handler. Every door derives from it.
+ * A capability file imports the core inside its handlers (`await import(...)`), not at the top: the CLI
+ * client reads the declarations for every command, and must not load puppeteer, sharp or linkedom to do so.
+ */
 import type { z } from 'zod';
 import type { BrowCore } from '../core/core.js';
 

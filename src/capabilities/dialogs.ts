@@ -1,6 +1,5 @@
 /** JavaScript dialogs (alert, confirm, prompt) left open by the session policy "report". */
 import { z } from 'zod';
-import { answerDialog } from '../core/scripts/dialogs.js';
 import { pageIdField, pageRecord, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -24,6 +23,7 @@ export const handleDialogCap = defineCapability({
   async handle(input, ctx) {
     // no page lock: whatever holds it may be the call that opened the dialog
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    const { answerDialog } = await import('../core/scripts/dialogs.js');
     const record = await answerDialog(page, input.accept, input.prompt_text);
     const answer =
       record.type === 'prompt' && input.accept

@@ -1,20 +1,21 @@
 /** Live sessions: hand a page to a person and back, and record what a page shows. */
 import { z } from 'zod';
-import { confirmHandoff, handoff, type HandoffResult } from '../core/live/handoff.js';
-import { endedRecording, recorderOf, startRecording, stopRecording } from '../core/live/recorder.js';
+import type { HandoffResult } from '../core/live/handoff.js';
 import { workspacePath, workspaceRoot } from '../core/paths.js';
-import { renderDiff } from '../core/snapshot/diff.js';
+import type { OutlineDiff } from '../core/snapshot/diff.js';
 import { BrowserError } from '../core/errors.js';
 import { pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
-export { liveSurface, type LiveSurface } from '../core/live/surface.js';
+// the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
+const handoffs = () => import('../core/live/handoff.js');
+const recorder = () => import('../core/live/recorder.js');
 
 /** A person needs time: handoffs wait 5 minutes by default, at most 30. */
 const HANDOFF_DEFAULT_MS = 300_000;
 const HANDOFF_MAX_MS = 1_800_000;
 
-function renderHandoff(r: HandoffResult): string {
+function renderHandoff(r: HandoffResult, renderDiff: (d: OutlineDiff) => string): string {
   const how = {
     in_page: 'the person clicked Continue in the page',
     confirm_call: 'a confirm call resolved it',
@@ -58,12 +59,13 @@ export const handoffCap = defineCapability({
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    const [{ handoff }, { renderDiff }] = await Promise.all([handoffs(), import('../core/snapshot/diff.js')]);
     const r = await handoff(page, {
       instructions: input.instructions,
       timeoutMs: input.timeout_ms ?? HANDOFF_DEFAULT_MS,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    return { text: renderHandoff(r), data: { ...r } };
+    return { text: renderHandoff(r, renderDiff), data: { ...r } };
   },
 });
 
@@ -80,6 +82,7 @@ export const confirmHandoffCap = defineCapability({
     session_id: z.string().min(1).optional().describe('Resolve the one pending handoff of this session'),
   }),
   async handle(input, ctx) {
+    const { confirmHandoff } = await handoffs();
     const r = confirmHandoff(ctx.core, input, ctx.owner);
     return {
       text: r.resolved
@@ -111,6 +114,7 @@ export const startRecordingCap = defineCapability({
     const format = input.format ?? (input.path.toLowerCase().endsWith('.mp4') ? 'mp4' : 'webm');
     const path = workspacePath(workspaceRoot(ctx.core.config.workspace_root), input.path, false);
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    const { startRecording } = await recorder();
     await startRecording(page, path, format);
     return {
       text: `Recording ${page.id} to ${path} (${format}, 15 fps). Stop with browser_stop_recording.`,
@@ -127,6 +131,7 @@ export const stopRecordingCap = defineCapability({
   annotations: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
   async handle(input, ctx) {
+    const { endedRecording, recorderOf, stopRecording } = await recorder();
     const ended = input.page_id ? endedRecording(input.page_id) : undefined;
     let pending = ended;
     if (!pending) {

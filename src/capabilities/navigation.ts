@@ -1,7 +1,5 @@
 /** Navigation: go to a URL, back/forward/reload, wait for a condition. */
 import { z } from 'zod';
-import { history, navigate } from '../core/session/navigate.js';
-import { waitFor } from '../core/session/wait.js';
 import { onPage, pageIdField, pageRecord, sessionIdField, timeoutField, timeoutMs } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -26,6 +24,7 @@ export const navigateCap = defineCapability({
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
       page.assertNoDialog();
+      const { navigate } = await import('../core/session/navigate.js');
       const r = await navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms));
       const text = r.download
         ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
@@ -60,6 +59,7 @@ export const historyCap = defineCapability({
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
       page.assertNoDialog();
+      const { history } = await import('../core/session/navigate.js');
       const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
       return {
         text: r.moved
@@ -113,6 +113,7 @@ export const waitCap = defineCapability({
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     // waits do not take the page lock: an action may be what they wait for
+    const { waitFor } = await import('../core/session/wait.js');
     const r = await waitFor(page, { ...input, timeout_ms: timeoutMs(ctx, input.timeout_ms) });
     return {
       text: `Wait for ${input.condition}${input.value ? ` "${input.value}"` : ''} satisfied after ${r.waited_ms} ms.`,

@@ -1,10 +1,13 @@
 /** Pages: open, list, activate, close. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import { checkUrl, navigate, safeTitle, type NavigationResult } from '../core/session/navigate.js';
+import type { NavigationResult } from '../core/session/navigate.js';
 import type { Session } from '../core/session/session.js';
 import { pageIdField, pageRecord, sessionIdField, timeoutMs } from './common.js';
 import { defineCapability, type CapabilityContext } from './define.js';
+
+// the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
+const navigation = () => import('../core/session/navigate.js');
 
 /** The caller's session: the named one, else its default, else a new default session. */
 async function sessionFor(ctx: CapabilityContext, sessionId?: string): Promise<Session> {
@@ -33,6 +36,7 @@ export const openPage = defineCapability({
     timeout_ms: z.number().int().min(1).optional().describe('Navigation timeout in ms (default 30000)'),
   }),
   async handle(input, ctx) {
+    const { checkUrl, navigate, safeTitle } = await navigation();
     checkUrl(input.url, ctx.core.config.allowed_schemes);
     const session = await sessionFor(ctx, input.session_id);
     const page = await session.openPage();
@@ -78,6 +82,7 @@ export const listPages = defineCapability({
   annotations: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({ session_id: sessionIdField }),
   async handle(input, ctx) {
+    const { safeTitle } = await navigation();
     const sessions = input.session_id
       ? [ctx.core.session(input.session_id, ctx.owner)]
       : [...ctx.core.sessions.values()].filter(

@@ -1,11 +1,13 @@
 /** Pointer input at viewport coordinates, for what has no ref (a canvas, a map, a spot in an image). */
 import { z } from 'zod';
-import { renderEffect } from '../core/actions/effect.js';
-import { clickPoint, hoverPoint } from '../core/actions/point.js';
 import { onPage, pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
-const point = {
+// the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
+const point = () => import('../core/actions/point.js');
+const effect = () => import('../core/actions/effect.js');
+
+const coordinates = {
   page_id: pageIdField,
   session_id: sessionIdField,
   x: z.number().min(0).describe('Viewport x in CSS px from the left edge of the visible area'),
@@ -21,12 +23,13 @@ export const clickAtCap = defineCapability({
   annotations: { readOnly: false, destructive: false, idempotent: false },
   positional: ['x', 'y'],
   input: z.object({
-    ...point,
+    ...coordinates,
     button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
     click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
   }),
   handle: (input, ctx) =>
     onPage(ctx, input, async (page) => {
+      const [{ clickPoint }, { renderEffect }] = await Promise.all([point(), effect()]);
       const e = await clickPoint(page, input.x, input.y, {
         button: input.button,
         click_count: input.click_count,
@@ -45,9 +48,10 @@ export const hoverAtCap = defineCapability({
   group: 'actions',
   annotations: { readOnly: false, destructive: false, idempotent: false },
   positional: ['x', 'y'],
-  input: z.object(point),
+  input: z.object(coordinates),
   handle: (input, ctx) =>
     onPage(ctx, input, async (page) => {
+      const [{ hoverPoint }, { renderEffect }] = await Promise.all([point(), effect()]);
       const e = await hoverPoint(page, input.x, input.y);
       return {
         text: renderEffect(e),

@@ -1,8 +1,5 @@
 /** Reading a page: readable Markdown, cleaned HTML, and the DOM tree with refs. */
 import { z } from 'zod';
-import { readDom } from '../core/read/dom.js';
-import { readHtml } from '../core/read/html.js';
-import { readPage } from '../core/read/read-page.js';
 import { onPage, pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -33,6 +30,7 @@ export const readPageCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { readPage } = await import('../core/read/read-page.js');
       const { text, data } = await readPage(page, {
         scope: input.scope,
         max_chars: input.max_chars ?? 24_000,
@@ -68,6 +66,7 @@ export const readHtmlCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { readHtml } = await import('../core/read/html.js');
       const { text, data } = await readHtml(page, {
         ref: input.ref,
         detail: input.detail,
@@ -99,6 +98,7 @@ export const readDomCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { readDom } = await import('../core/read/dom.js');
       const { text, data } = await readDom(page, { ref: input.ref, depth: input.depth });
       return { text, data: { ...data } };
     });

@@ -1,6 +1,5 @@
 /** Screenshots: what the page looks like, for a model (small) and optionally saved at full resolution. */
 import { z } from 'zod';
-import { screenshot } from '../core/read/screenshot.js';
 import { onPage, pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -41,6 +40,7 @@ export const screenshotCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { screenshot } = await import('../core/read/screenshot.js');
       const { data, image } = await screenshot(page, input);
       const s = data.screenshot;
       const what = input.ref ? `element ${input.ref}` : s.full_page ? 'full page' : 'viewport';

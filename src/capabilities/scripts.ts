@@ -1,8 +1,5 @@
 /** Running JavaScript in a page: an expression, an async script with state, an init script. */
 import { z } from 'zod';
-import { evaluateExpression } from '../core/scripts/evaluate.js';
-import { executeScript } from '../core/scripts/execute.js';
-import { addInitScript } from '../core/scripts/init-script.js';
 import { onPage, pageIdField, sessionIdField, timeoutMs } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -37,6 +34,7 @@ export const evaluateCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { evaluateExpression } = await import('../core/scripts/evaluate.js');
       const r = await evaluateExpression(page, {
         expression: input.expression,
         argument: input.argument,
@@ -85,6 +83,7 @@ export const executeCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { executeScript } = await import('../core/scripts/execute.js');
       const r = await executeScript(page, { code: input.code, timeoutMs: timeoutMs(ctx, input.timeout_ms) });
       const lines = r.navigated
         ? [
@@ -122,6 +121,7 @@ export const addInitScriptCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { addInitScript } = await import('../core/scripts/init-script.js');
       const identifier = await addInitScript(page, input.source);
       return {
         text: `Init script ${identifier} added to ${page.id}; it runs from the next navigation or reload on.`,

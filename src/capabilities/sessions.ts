@@ -1,6 +1,5 @@
 /** Sessions: start, list, stop, keep alive, and the environment report. */
 import { z } from 'zod';
-import { doctor } from '../core/browser/doctor.js';
 import type { Session } from '../core/session/session.js';
 import { pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
@@ -149,6 +148,7 @@ export const doctorCap = defineCapability({
   annotations: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({}),
   async handle(_input, ctx) {
+    const { doctor } = await import('../core/browser/doctor.js');
     const r = doctor(ctx.core.config.executable);
     const data = {
       ...r,

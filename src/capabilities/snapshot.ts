@@ -1,9 +1,6 @@
 /** Looking at a page as an outline with refs. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import { find } from '../core/snapshot/find.js';
-import { listElements } from '../core/snapshot/list-elements.js';
-import { outlineSnapshot } from '../core/snapshot/render-outline.js';
 import { onPage, pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -48,6 +45,7 @@ export const listElementsCap = defineCapability({
         if (input.scope === 'subtree' && !input.ref)
           throw new BrowserError('invalid_request', 'scope "subtree" needs a ref.');
         const changes = input.scope === 'changes';
+        const { outlineSnapshot } = await import('../core/snapshot/render-outline.js');
         const o = await outlineSnapshot(page, {
           scope: input.scope === 'changes' ? 'full' : input.scope,
           ...(input.ref ? { ref: input.ref } : {}),
@@ -67,6 +65,7 @@ export const listElementsCap = defineCapability({
         ].join('\n');
         return { text, data: { page_id: page.id, session_id: page.session.id, outline: o } };
       }
+      const { listElements } = await import('../core/snapshot/list-elements.js');
       const { text, data } = await listElements(page, {
         scope: input.scope,
         ...(input.ref ? { ref: input.ref } : {}),
@@ -102,6 +101,7 @@ export const findCap = defineCapability({
     }
     return onPage(ctx, input, async (page) => {
       page.assertNoDialog();
+      const { find } = await import('../core/snapshot/find.js');
       const r = await find(page, input);
       const lines = r.matches.map(
         (m) => `[${m.role} ref=${m.ref} actions=${m.actions.join(',')}] ${m.name || m.text}`,

@@ -1,6 +1,6 @@
 /** Live CSS on one element: read computed styles, write inline styles (visual experiments only). */
 import { z } from 'zod';
-import { DEFAULT_PROPERTIES, readStyles, writeStyle } from '../core/read/styles.js';
+import { DEFAULT_PROPERTIES } from '../core/read/style-properties.js';
 import { onPage, pageIdField, refField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
@@ -23,6 +23,7 @@ export const readStylesCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { readStyles } = await import('../core/read/styles.js');
       const r = await readStyles(page, input.ref, input.properties);
       const lines = r.properties.map((p) => `${p.name}: ${p.value}`);
       return {
@@ -57,6 +58,7 @@ export const writeStylesCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
+      const { writeStyle } = await import('../core/read/styles.js');
       const r = await writeStyle(page, input);
       return {
         text: `${input.value === '' ? `Removed ${input.property} from` : `Set ${input.property} on`} ${input.ref}; computed value now "${r.value}". Inline style: ${r.inline_style || '(none)'}. It is gone on the next navigation.`,

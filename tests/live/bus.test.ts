@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveSurface } from '../../src/capabilities/live.js';
+import { liveSurface } from '../../src/capabilities/live-surface.js';
 import { busEnv, until, type BusEnv } from '../bus/setup.js';
 
 let env: BusEnv;

@@ -1,6 +1,6 @@
 /** Pick: the element at a point, through shadow roots and frames, as a ref the agent acts on. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveSurface } from '../../src/capabilities/live.js';
+import { liveSurface } from '../../src/capabilities/live-surface.js';
 import { harness, type Harness } from '../helpers.js';
 import { corePage, nextEvent } from './helpers.js';
 

@@ -5,15 +5,7 @@ import type { BrowPage } from '../session/page.js';
 import type { BrowPageApi } from '../snapshot/injected/types.js';
 import { withApi } from '../snapshot/page-script.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
-
-/** The properties read when the caller names none: layout, box, type, colour, visibility. */
-export const DEFAULT_PROPERTIES = [
-  'display', 'position', 'top', 'right', 'bottom', 'left', 'width', 'height', 'margin', 'padding',
-  'border', 'border-radius', 'box-sizing', 'overflow', 'z-index', 'opacity', 'visibility',
-  'color', 'background-color', 'background-image', 'font-family', 'font-size', 'font-weight',
-  'line-height', 'text-align', 'flex-direction', 'justify-content', 'align-items', 'gap',
-  'grid-template-columns', 'transform', 'cursor', 'pointer-events',
-]; // prettier-ignore
+import { DEFAULT_PROPERTIES } from './style-properties.js';
 
 const PROPERTY = /^(--[\w-]+|-?[a-z][a-z0-9-]*)$/i;
 

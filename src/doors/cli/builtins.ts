@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { capabilities } from '../../capabilities/registry.js';
-import { BrowRuntime } from '../../runtime/runtime.js';
+import type { BrowRuntime } from '../../runtime/runtime.js';
 import { parseCaps, restrictRuntime } from '../mcp/caps.js';
 import { checkInput, parseArgs as parseCommandLine } from './argv.js';
 import { capabilityCommands } from './commands.js';
@@ -16,7 +16,10 @@ import { checkProfile, parseDuration } from './runtime-dir.js';
 import { own, UsageError } from './usage-error.js';
 
 /** A runtime from the command line's configuration (--config, BROW_*, config flags), with the --caps view. */
-export function runtimeFromArgs(argv: string[], caps?: string): { runtime: BrowRuntime; rest: string[] } {
+export async function runtimeFromArgs(
+  argv: string[],
+  caps?: string,
+): Promise<{ runtime: BrowRuntime; rest: string[] }> {
   const args = extractConfigArgs(argv);
   let enabled: ReturnType<typeof parseCaps>;
   try {
@@ -26,6 +29,7 @@ export function runtimeFromArgs(argv: string[], caps?: string): { runtime: BrowR
       hint: 'Give capability groups or tool names, comma-separated; -name turns one off (--caps -scripts,-styles).',
     });
   }
+  const { BrowRuntime } = await import('../../runtime/runtime.js');
   const runtime = new BrowRuntime(loadFromArgs(args).config);
   return { runtime: caps ? restrictRuntime(runtime, enabled) : runtime, rest: args.rest };
 }
@@ -33,7 +37,7 @@ export function runtimeFromArgs(argv: string[], caps?: string): { runtime: BrowR
 /** `brow doctor`: the browser_doctor capability, run in this process (it never launches a browser, so no daemon). */
 export async function doctorCommand(argv: string[], io: Streams): Promise<number> {
   const spec = capabilityCommands().get('doctor')!;
-  const { runtime, rest } = runtimeFromArgs(argv);
+  const { runtime, rest } = await runtimeFromArgs(argv);
   try {
     const { globals, input } = parseCommandLine('doctor', spec.fields, rest);
     checkInput('doctor', spec.fields, spec.capability.input, input);

@@ -7,7 +7,6 @@
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { BrowRuntime } from '../../runtime/runtime.js';
 import type { LoadedConfig } from '../lib/config.js';
 import { profilePaths } from './runtime-dir.js';
 
@@ -81,6 +80,8 @@ async function listen(server: Server, socket: string): Promise<boolean> {
 /** Run the daemon until it is stopped or idle; resolves with the process exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const { socket } = profilePaths(opts.profile);
+  // loaded here, not at the top: the CLI client imports this file for probe() and BUILD only
+  const { BrowRuntime } = await import('../../runtime/runtime.js');
   const runtime = new BrowRuntime(opts.loaded.config);
   const startedAt = Date.now();
   let lastUsed = startedAt;

@@ -50,7 +50,7 @@ export const BUILTINS: Record<string, Builtin> = {
       'seed-002 bus worker: browser::* functions and triggers on an iii engine (--engine, else III_URL)',
     run: async (argv, io) => {
       const { workerCommand } = await import('../bus/cli.js');
-      const { runtime, rest } = runtimeFromArgs(argv);
+      const { runtime, rest } = await runtimeFromArgs(argv);
       return workerCommand(runtime, rest, io.out);
     },
   },

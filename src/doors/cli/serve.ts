@@ -31,7 +31,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
       hint: 'Give 0..65535 (0 picks a free one).',
     });
   }
-  const { runtime } = runtimeFromArgs(argv, values.caps);
+  const { runtime } = await runtimeFromArgs(argv, values.caps);
   const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {
     host: values.host,
@@ -71,7 +71,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
 export async function mcpCommand(argv: string[]): Promise<number> {
   const rest = extractConfigArgs(argv).rest;
   const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
-  const { runtime } = runtimeFromArgs(argv, values.caps);
+  const { runtime } = await runtimeFromArgs(argv, values.caps);
   // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike
   const onSignal = () => void runtime.close().finally(() => process.exit(0));
   process.once('SIGINT', onSignal);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { liveSurface } from '../../capabilities/live.js';
+import { liveSurface } from '../../capabilities/live-surface.js';
 import { ERROR_TABLE } from '../../runtime/error-table.js';
 import { errorOutcome } from '../../runtime/invoke.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
