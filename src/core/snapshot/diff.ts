@@ -16,14 +16,54 @@ const keyOf = (n: SnapNode): string => n.ref ?? `text:${n.role}:${n.name}`;
 const lineOf = (n: SnapNode): string =>
   nodeLine(n.states.includes('focused') ? { ...n, states: n.states.filter((s) => s !== 'focused') } : n);
 
-/** Compare by ref (text nodes by content); `limit` caps the lines of each kind. */
+/** Same list, ignoring `focused` (as lineOf does). */
+function sameStates(a: string[], b: string[]): boolean {
+  if (a === b) return true;
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && a[i] === 'focused') i++;
+    while (j < b.length && b[j] === 'focused') j++;
+    if (i === a.length || j === b.length) return i === a.length && j === b.length;
+    if (a[i] !== b[j]) return false;
+    i++;
+    j++;
+  }
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Whether two nodes render the same line, without rendering either: equal fields give equal lines
+ * (the converse may fail, e.g. names that differ past the clip, so callers fall back to lineOf).
+ */
+const sameFields = (a: SnapNode, b: SnapNode): boolean =>
+  a.role === b.role &&
+  a.name === b.name &&
+  a.ref === b.ref &&
+  a.text === b.text &&
+  a.value === b.value &&
+  a.level === b.level &&
+  a.opaque === b.opaque &&
+  sameList(a.actions, b.actions) &&
+  sameStates(a.states, b.states);
+
+/**
+ * Compare by ref (text nodes by content); `limit` caps the lines of each kind. Lines are rendered
+ * only for nodes that differ: on a large page almost every node is unchanged.
+ */
 export function diffOutlines(before: SnapNode[], after: SnapNode[], limit = 50): OutlineDiff {
-  const old = new Map<string, string[]>();
+  const old = new Map<string, SnapNode[]>();
   for (const n of before) {
     const k = keyOf(n);
     const list = old.get(k);
-    if (list) list.push(lineOf(n));
-    else old.set(k, [lineOf(n)]);
+    if (list) list.push(n);
+    else old.set(k, [n]);
   }
   const diff: OutlineDiff = { added: [], removed: [], changed: [], truncated: false };
   const push = (list: string[], line: string) => {
@@ -31,19 +71,23 @@ export function diffOutlines(before: SnapNode[], after: SnapNode[], limit = 50):
     else diff.truncated = true;
   };
   for (const n of after) {
-    const k = keyOf(n);
-    const line = lineOf(n);
-    const prev = old.get(k);
+    const prev = old.get(keyOf(n));
     if (!prev || prev.length === 0) {
-      push(diff.added, line);
+      push(diff.added, lineOf(n));
       continue;
     }
-    const same = prev.indexOf(line);
-    if (same >= 0) prev.splice(same, 1);
-    else if (n.ref) push(diff.changed, `${line} (was: ${prev.shift()})`);
-    else push(diff.added, line);
+    let same = -1;
+    let line: string | null = null;
+    for (let j = 0; j < prev.length && same < 0; j++) {
+      if (sameFields(prev[j]!, n) || lineOf(prev[j]!) === (line ??= lineOf(n))) same = j;
+    }
+    // shift() on the first entry is cheap even for the thousands of equal text lines of a table
+    if (same === 0) prev.shift();
+    else if (same > 0) prev.splice(same, 1);
+    else if (n.ref) push(diff.changed, `${line ?? lineOf(n)} (was: ${lineOf(prev.shift()!)})`);
+    else push(diff.added, line ?? lineOf(n));
   }
-  for (const rest of old.values()) for (const line of rest) push(diff.removed, line);
+  for (const rest of old.values()) for (const n of rest) push(diff.removed, lineOf(n));
   return diff;
 }
 

@@ -10,16 +10,17 @@ function clip(s: string, n = MAX_LABEL): string {
 /** The bracket and label of one node, without indentation. */
 export function nodeLine(n: SnapNode): string {
   if (n.role === 'text' && !n.ref) return clip(n.name);
-  const parts = [n.role];
-  if (n.ref) parts.push(`ref=${n.ref}`);
-  if (n.level !== undefined) parts.push(`level=${n.level}`);
-  for (const s of n.states) parts.push(s);
-  if (n.value !== undefined && n.value !== '') parts.push(`value=${JSON.stringify(clip(n.value, 80))}`);
-  if (n.opaque) parts.push(`opaque=${JSON.stringify(n.opaque)}`);
-  if (n.actions.length > 0) parts.push(`actions=${n.actions.join(',')}`);
+  // built by concatenation: this runs once per line of a snapshot, tens of thousands of times
+  let head = n.role;
+  if (n.ref) head += ` ref=${n.ref}`;
+  if (n.level !== undefined) head += ` level=${n.level}`;
+  for (const s of n.states) head += ` ${s}`;
+  if (n.value !== undefined && n.value !== '') head += ` value=${JSON.stringify(clip(n.value, 80))}`;
+  if (n.opaque) head += ` opaque=${JSON.stringify(n.opaque)}`;
+  if (n.actions.length > 0) head += ` actions=${n.actions.join(',')}`;
   const label = n.name || n.text || '';
   const extra = n.name && n.text && n.text !== n.name ? ` — ${clip(n.text, 80)}` : '';
-  return `[${parts.join(' ')}]${label ? ` ${clip(label)}` : ''}${extra}`;
+  return `[${head}]${label ? ` ${clip(label)}` : ''}${extra}`;
 }
 
 /** Indentation by depth, relative to the shallowest node shown. */
