@@ -44,11 +44,14 @@ export interface ActionSpec {
 const MAX_REQUESTS = 20;
 const MAX_CHANGES = 25;
 
+/** The effect compares lines only: its walks skip measuring boxes (a layout after every change). */
+const LINES_ONLY = { boxes: false } as const;
+
 /** Base outline for the diff: the latest walk if nothing changed since, else a fresh walk. */
 async function baseline(page: BrowPage): Promise<Snapshot | null> {
   const last = page.lastWalk;
   if (last && !(await changedSince(last, page).catch(() => true))) return last;
-  return takeSnapshot(page).catch(() => null);
+  return takeSnapshot(page, LINES_ONLY).catch(() => null);
 }
 
 /** Perform an action on a page with everything an agent needs to know about what it did. */
@@ -84,7 +87,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   if (!page.closed && !page.pendingDialog && before && !navigated) {
     const moved = await changedSince(before, page).catch(() => true);
     if (moved) {
-      const after = await takeSnapshot(page).catch(() => null);
+      const after = await takeSnapshot(page, LINES_ONLY).catch(() => null);
       if (after) changes = diffOutlines(before.nodes, after.nodes, MAX_CHANGES);
     } else {
       changes = { added: [], removed: [], changed: [], truncated: false };

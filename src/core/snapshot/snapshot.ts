@@ -40,6 +40,8 @@ export interface Snapshot {
   createdAt: number;
   /** docKey → mutation seq of every frame walked: equal seqs mean nothing changed. */
   frameSeqs: Map<string, number>;
+  /** Boxes were not measured (WalkOptions.boxes false): fit for line diffs only. */
+  unmeasured?: true;
   /** Frames walked, for the cheap "anything changed?" probe. */
   frames: Frame[];
 }
@@ -48,6 +50,11 @@ export interface WalkOptions {
   maxNodes?: number;
   /** Only this ref's subtree. */
   rootRef?: string;
+  /**
+   * false: no boxes measured (all [0,0,0,0], nothing in view), for outlines compared by their
+   * lines only, as an action's effect does; cheaper, and after a DOM change it spares a layout.
+   */
+  boxes?: boolean;
 }
 
 export const frameIdOf = (f: Frame): string => (f as unknown as { _id: string })._id;
@@ -109,6 +116,7 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
         walkWire(frame, {
           maxNodes: opts.maxNodes ?? MAX_NODES,
           ...(isStart && root ? { rootId: root.localId } : {}),
+          ...(opts.boxes === false ? { boxes: false } : {}),
         }),
         isStart ? MAIN_FRAME_TIMEOUT_MS : CHILD_FRAME_TIMEOUT_MS,
         isStart ? 'The page' : 'The frame',
@@ -203,6 +211,7 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
     createdAt: Date.now(),
     frameSeqs,
     frames,
+    ...(opts.boxes === false ? { unmeasured: true as const } : {}),
   };
   if (!root) page.lastWalk = snap;
   return snap;

@@ -41,7 +41,7 @@ function runWalk(docKey: string, opts?: WalkOptions): { meta: Omit<WalkResult, '
   const seq = mutationState().seq;
   let w: Walker | null = null;
   try {
-    w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES);
+    w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES, opts?.boxes !== false);
     if (opts?.rootId !== undefined) {
       // An unknown or detached root walks nothing (staleReason() says why).
       const el = elementOf(opts.rootId);

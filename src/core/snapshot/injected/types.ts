@@ -69,6 +69,12 @@ export interface WalkOptions {
   maxNodes?: number;
   /** Walk only this element's subtree (depth restarts at 0). */
   rootId?: number;
+  /**
+   * false: skip measuring boxes (every box [0,0,0,0], nothing in view). For outlines read only for
+   * their lines, e.g. an action's before/after diff: measuring is the walk's biggest cost, and
+   * after a DOM change it also forces a layout.
+   */
+  boxes?: boolean;
 }
 
 /** The element that covers a hit point. */

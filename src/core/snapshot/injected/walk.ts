@@ -81,7 +81,11 @@ export class Walker implements Emitter {
   private table: TableGeometry | null = null;
   private row: RowCells | null = null;
 
-  constructor(private readonly max: number) {
+  /** `measure` false leaves every box empty and nothing in view (see WalkOptions.boxes). */
+  constructor(
+    private readonly max: number,
+    private readonly measure = true,
+  ) {
     this.focused = deepActiveElement();
   }
 
@@ -95,7 +99,7 @@ export class Walker implements Emitter {
     this.disabledFieldsets = parent ? 1 : 0;
     this.visitElement(el, ctx, parent, undefined, false);
     this.flush(ctx);
-    this.boxes.fill();
+    if (this.measure) this.boxes.fill();
   }
 
   push(node: WalkNode): boolean {
