@@ -23,6 +23,8 @@ export class RefRegistry {
   /** docKey → local id → entry: a per-document map avoids building a string key per element. */
   private byDoc = new Map<string, Map<number, RefEntry>>();
   private live = 0;
+  /** One WeakRef per frame, shared by its entries (thousands on a big page). */
+  private frameRefs = new WeakMap<Frame, WeakRef<Frame>>();
   private byNumber = new Map<number, RefEntry>();
 
   /** The ref of an element, assigned on first sight. */
@@ -43,7 +45,7 @@ export class RefRegistry {
       ref: `e${this.counter}`,
       docKey,
       localId,
-      frame: new WeakRef(frame),
+      frame: this.weakFrame(frame),
       frameId,
       role,
       name,
@@ -52,6 +54,15 @@ export class RefRegistry {
     this.live += 1;
     this.byNumber.set(this.counter, entry);
     return entry.ref;
+  }
+
+  private weakFrame(frame: Frame): WeakRef<Frame> {
+    let ref = this.frameRefs.get(frame);
+    if (!ref) {
+      ref = new WeakRef(frame);
+      this.frameRefs.set(frame, ref);
+    }
+    return ref;
   }
 
   /** The entry behind a ref; `ref_not_found` for a malformed or never-issued ref. */
