@@ -102,10 +102,18 @@ let table: Map<string, CommandSpec> | null = null;
 /** Every capability command, by command name, in registry order. */
 export function capabilityCommands(): Map<string, CommandSpec> {
   table ??= new Map(
-    capabilities.map((c) => [
-      commandName(c.name),
-      { command: commandName(c.name), capability: c, fields: fieldSpecs(c.input, c.positional ?? []) },
-    ]),
+    capabilities.map((c) => {
+      let fields: FieldSpec[] | undefined;
+      const spec: CommandSpec = {
+        command: commandName(c.name),
+        capability: c,
+        // a command needs its own fields only: converting every schema would slow each command's start
+        get fields() {
+          return (fields ??= fieldSpecs(c.input, c.positional ?? []));
+        },
+      };
+      return [spec.command, spec];
+    }),
   );
   return table;
 }

@@ -1,0 +1,85 @@
+/**
+ * A brow command's own process parses arguments and talks to the daemon: it must not load the
+ * browser driver or the page-reading libraries, which only the daemon uses (they cost most of a
+ * second to import). A module loader hook in the child lists every module it loads.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../doors/helpers.js';
+import { buildOnce, cliEnv, type CliEnv } from './helpers.js';
+
+const MARK = 'brow-test-loaded ';
+const hooks = `import { writeSync } from 'node:fs';
+export async function load(url, context, next) {
+  writeSync(2, ${JSON.stringify(MARK)} + url + '\\n');
+  return next(url, context);
+}`;
+const register = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+const IMPORT_HOOKS = `data:text/javascript,${encodeURIComponent(register)}`;
+
+/** Only the daemon (or a builtin that runs a runtime) may load these. */
+const DAEMON_ONLY = [
+  /\/node_modules\/puppeteer-core\//,
+  /\/node_modules\/sharp\//,
+  /\/node_modules\/linkedom\//,
+  /\/node_modules\/@mozilla\/readability\//,
+  /\/node_modules\/turndown\//,
+  /\/node_modules\/@modelcontextprotocol\//,
+  /\/node_modules\/iii-sdk\//,
+  /\/dist\/core\/core\.js$/,
+];
+
+let cli: CliEnv;
+
+beforeAll(() => {
+  buildOnce();
+  cli = cliEnv('start-up');
+});
+afterAll(() => cli.cleanup());
+
+/** Run `brow args…` with the hook; the daemon it may start is a plain child, without it. */
+function loadedBy(args: string[]): Promise<{ code: number | null; loaded: string[] }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, ['--import', IMPORT_HOOKS, BIN, ...args, '--session', cli.session], {
+      cwd: ROOT,
+      env: { ...process.env, ...cli.env },
+    });
+    let stderr = '';
+    proc.stdout.resume();
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    proc.once('close', (code) => {
+      const loaded = stderr
+        .split('\n')
+        .filter((l) => l.startsWith(MARK))
+        .map((l) => l.slice(MARK.length));
+      resolve({ code, loaded });
+    });
+  });
+}
+
+const daemonOnly = (loaded: string[]) => loaded.filter((u) => DAEMON_ONLY.some((re) => re.test(u)));
+
+describe('the CLI client loads no daemon-only module', () => {
+  it('the hook sees what a process loads: brow doctor runs a runtime, so it loads the core', async () => {
+    const r = await loadedBy(['doctor', '--json']);
+    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(true);
+    expect(r.loaded.some((u) => u.includes('/node_modules/puppeteer-core/'))).toBe(true);
+  });
+
+  it.each([[['--help']], [['click', '--help']], [['read-page', '--help']], [['clik']]])(
+    'brow %j',
+    async (args) => {
+      const r = await loadedBy(args);
+      expect(r.code).not.toBeNull();
+      expect(r.loaded.length).toBeGreaterThan(5);
+      expect(daemonOnly(r.loaded)).toEqual([]);
+    },
+  );
+
+  it('brow list-pages, answered by the daemon', async () => {
+    const r = await loadedBy(['list-pages']);
+    expect(r.code).toBe(0);
+    expect(daemonOnly(r.loaded)).toEqual([]);
+  });
+});
