@@ -166,7 +166,8 @@ describe('read-only sessions', () => {
       (
         await h.ok('browser_evaluate', {
           page_id: pageId,
-          expression: '[...document.querySelectorAll("p")].length',
+          // links only: the page adds a second <p> 300 ms after load
+          expression: '[...document.querySelectorAll("a")].length',
         })
       ).value,
     ).toBe(1);
