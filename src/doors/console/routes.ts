@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { liveSurface } from '../../capabilities/live-surface.js';
 import { ERROR_TABLE } from '../../runtime/error-table.js';
 import { errorOutcome } from '../../runtime/invoke.js';
-import type { BrowRuntime } from '../../runtime/runtime.js';
+import { EVENT_TYPES, type BrowRuntime } from '../../runtime/runtime.js';
 import { eventsRoute } from '../http/events-route.js';
 import { readBody, sendJson } from '../http/server.js';
 
@@ -140,6 +140,7 @@ export function consoleRoute(runtime: BrowRuntime): Route {
   async function api(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     const get = req.method === 'GET';
     if (get && path === 'overview') return sendJson(res, 200, { ok: true, data: await live.overview() });
+    if (get && path === 'event-types') return sendJson(res, 200, { ok: true, data: { types: EVENT_TYPES } });
     if (get && path === 'events') {
       events(req, res, new URL(`/v1/events${url.search}`, url));
       return;

@@ -3,21 +3,6 @@ import { call, stream } from './api.js';
 import { Panes } from './panes.js';
 import { Viewport } from './viewport.js';
 
-const EVENT_TYPES = [
-  'session-started',
-  'session-stopped',
-  'navigated',
-  'console-event',
-  'network-event',
-  'dialog',
-  'download',
-  'page-opened',
-  'page-closed',
-  'picked',
-  'handoff-requested',
-  'handoff-resolved',
-  'action',
-];
 /** Events that change the session/page list. */
 const STRUCTURAL = new Set([
   'session-started',
@@ -196,7 +181,8 @@ function refreshSoon() {
   state.refreshTimer = setTimeout(refresh, 60);
 }
 
-function connect() {
+/** Follow every event type brow has (the list comes from the server, which declares them). */
+function connect(types) {
   const handlers = {
     open: () => {
       $('conn').dataset.state = 'live';
@@ -208,7 +194,7 @@ function connect() {
       $('conn-text').textContent = 'reconnecting';
     },
   };
-  for (const type of EVENT_TYPES) {
+  for (const type of types) {
     handlers[type] = (e) => {
       panes.onEvent(e);
       if (STRUCTURAL.has(type)) refreshSoon();
@@ -246,5 +232,8 @@ setInterval(() => {
   }
 }, 1000);
 
-connect();
+call('event-types').then(
+  ({ data }) => connect(data.types),
+  (err) => toast(`Could not reach brow: ${err.message}`, 'error'),
+);
 void refresh();
