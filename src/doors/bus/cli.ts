@@ -1,6 +1,7 @@
 /** `brow worker`: the bus door as a process, until SIGINT/SIGTERM. */
 import { parseArgs } from 'node:util';
 import type { BrowRuntime } from '../../runtime/runtime.js';
+import { runUntilSignal } from '../cli/until-signal.js';
 import { DEFAULT_ENGINE, runBusWorker } from './worker.js';
 
 export const WORKER_USAGE = 'worker [--engine ws://127.0.0.1:49134] [--name browser]';
@@ -29,13 +30,8 @@ export async function workerCommand(
     ...(rate > 0 ? { flow: { ratePerSecond: rate, burst: 2 * rate } } : {}),
   });
   out(`brow worker: ${worker.functions.length} browser::* functions for the engine at ${worker.engine}\n`);
-  const stop = async () => {
+  return runUntilSignal(async () => {
     await worker.close();
     await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  await new Promise(() => undefined);
-  return 0;
+  });
 }

@@ -8,6 +8,7 @@ import { runtimeFromArgs } from './builtins.js';
 import { extractConfigArgs } from './config-cmd.js';
 import { demoRoute } from './demo.js';
 import type { Streams } from './output.js';
+import { runUntilSignal } from './until-signal.js';
 import { own, UsageError } from './usage-error.js';
 
 /** `brow serve`: the HTTP tool API, MCP over HTTP at /mcp, and the demo page with --demo. */
@@ -55,16 +56,11 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
         `  curl -s -X POST ${server.url}/v1/tools/browser_click -H 'content-type: application/json' -d '{"ref":"e3"}'\n`,
     );
   }
-  const stop = async () => {
+  return runUntilSignal(async () => {
     await mcp.close();
     await server.close();
     await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  await new Promise(() => undefined);
-  return 0;
+  });
 }
 
 /** `brow mcp`: MCP on stdio until the client goes away. */
