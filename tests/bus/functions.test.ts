@@ -299,13 +299,14 @@ describe('act', () => {
 
 describe('console and network', () => {
   it('reads console entries with filters and paging', async () => {
+    const before = (await env.call('browser::console::read', { session_id: sid })).last_seq;
     await env.call('browser::navigate', { session_id: sid, url: env.server.url('bus/console.html') });
-    // the page's fetch can fail (a console error) after the load: wait for it, so that nothing
-    // arrives after `all` below
+    // the page's fetch can fail (a console error) after the load: wait for this load's failure,
+    // so that nothing arrives after `all` below
     await until(async () =>
-      (await env.call('browser::console::read', { session_id: sid, level: 'error' })).entries.some((e: any) =>
-        e.text.includes('404'),
-      ),
+      (
+        await env.call('browser::console::read', { session_id: sid, level: 'error', since_seq: before })
+      ).entries.some((e: any) => e.text.includes('404')),
     );
     const all = await env.call('browser::console::read', { session_id: sid });
     expect(all.entries.map((e: any) => e.text)).toEqual(
