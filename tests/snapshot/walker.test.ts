@@ -53,7 +53,6 @@ type Api = BrowPageApi;
 
 /** Chromium's internal role names for roles we report in ARIA terms. */
 const CHROMIUM_ROLE: Record<string, string> = {
-  image: 'img',
   ColorWell: 'button',
   Date: 'textbox',
   DisclosureTriangle: 'button',
@@ -278,7 +277,7 @@ describe('content', () => {
 
   it('shows images, opaque canvas, scroll containers and closed details', () => {
     const n = result.nodes;
-    expect(find(n, 'img', 'A pixel').tag).toBe('img');
+    expect(find(n, 'image', 'A pixel').tag).toBe('img');
     expect(n.filter((x) => x.tag === 'img')).toHaveLength(1);
     expect(byDomId(n, 'chart')).toMatchObject({ opaque: 'canvas' });
     expect(byDomId(n, 'scroller')).toMatchObject({ actions: ['scroll'], text: 'Tall content' });
@@ -734,7 +733,7 @@ describe('installation', () => {
         true,
       );
       expect(byDomId(nodes, 'formula')).toMatchObject({ role: 'math', text: 'x=2' });
-      expect(byDomId(nodes, 'icon')).toMatchObject({ role: 'img', name: 'Star' });
+      expect(byDomId(nodes, 'icon')).toMatchObject({ role: 'image', name: 'Star' });
       const after = find(nodes, 'button', 'After');
       const check = await run<[number, boolean, string]>(`(() => {
         const api = globalThis[Symbol.for('brow.page')];

@@ -1,9 +1,20 @@
 /** Accessible names per accname 1.2 and HTML-AAM, matching Chromium (CSS generated content is not included). */
 import { readAttrs, type Attrs } from './attrs.js';
-import { docGetElementById, fragGetElementById, nodeGetRootNode } from './natives.js';
+import { SafeWeakMap } from './collections.js';
+import { mutationSeq } from './mutations.js';
+import {
+  computedStyle,
+  docGetElementById,
+  elGetAttribute,
+  elHasAttributes,
+  fragGetElementById,
+  nodeGetRootNode,
+  strIndexOf,
+  strSlice,
+} from './natives.js';
 import { labelsOf } from './labels.js';
-import { computeRole, NAME_FROM_CONTENT, roleFlags } from './roles.js';
-import { INLINE, NO_CONTENT, tagFlags } from './tags.js';
+import { computeRole, NAME_FROM_CONTENT, TEXT_LEVEL, roleFlags } from './roles.js';
+import { INLINE, LEAF, NO_CONTENT, tagFlags } from './tags.js';
 import { composedChildrenOf } from './shadow.js';
 import { CAP, collapse, hasText, tokens } from './text.js';
 import { hiddenForName } from './visibility.js';
@@ -26,22 +37,71 @@ function byId(scope: Element, id: string): Element | null {
   return null;
 }
 
+/** HTML's whitespace (not NBSP: accname trims and collapses only this). */
+function isAsciiSpace(ch: string): boolean {
+  return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f';
+}
+
+/** Whether an aria-label has something besides ASCII whitespace (an NBSP counts, as in Chromium). */
+function labelHasText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isAsciiSpace(s[i]!)) return true;
+  return false;
+}
+
+/** An aria-label as its name: ASCII whitespace collapsed and trimmed, NBSP kept; at most `max` chars. */
+function collapseLabel(s: string, max = CAP): string {
+  let out = '';
+  let space = false;
+  for (let i = 0; i < s.length && out.length < max; i++) {
+    const ch = s[i]!;
+    if (isAsciiSpace(ch)) space = out !== '';
+    else {
+      if (space) out += ' ';
+      space = false;
+      out += ch;
+    }
+  }
+  return out.length > max ? strSlice(out, 0, max) : out;
+}
+
+/** aria-labelledby, or its common misspelling aria-labeledby (Chromium honours both; the first wins). */
+function labelledByOf(el: Element, a: Attrs): string | null {
+  if (a.labelledby !== null) return a.labelledby;
+  return elHasAttributes(el) ? elGetAttribute(el, 'aria-labeledby') : null;
+}
+
 function labelledByText(el: Element, ids: string, st: NameState): string {
   const list = tokens(ids);
   let out = '';
   for (let i = 0; i < list.length; i++) {
     const ref = byId(el, list[i]!);
-    if (!ref || ref === st.target) continue;
+    if (!ref) continue;
     const sub: NameState = {
       target: st.target,
       labelledBy: true,
       includeHidden: st.includeHidden || hiddenForName(ref),
       depth: st.depth,
     };
-    const t = textAlternative(ref, sub, true);
+    // An element naming itself gives its aria-label, else its native or content text (accname 2B/2C).
+    const t = ref === st.target ? selfText(ref, sub) : textAlternative(ref, sub, true);
     if (t) out = out ? out + ' ' + t : t;
   }
   return out;
+}
+
+/** The element being named, met in its own aria-labelledby: everything but aria-labelledby. */
+function selfText(el: Element, st: NameState): string {
+  const a = readAttrs(el);
+  if (a.label && labelHasText(a.label)) return a.label;
+  const tag = el.localName;
+  const role = computeRole(el, tag, a);
+  if (role !== 'none' && role !== 'presentation') {
+    const t = nativeText(el, tag, a, st, false);
+    if (hasText(t)) return t;
+  }
+  if (!namedFromContent(tag, role)) return '';
+  const t = contentText(el, st);
+  return pseudoRulesIn(nodeGetRootNode(el)) ? withPseudo(el, t) : t;
 }
 
 /** The labels of the selected options of a <select>, joined. */
@@ -67,10 +127,22 @@ function embeddedValue(el: Element, role: string, a: Attrs): string | null {
       }
       return tag === 'input' || tag === 'textarea' ? (el as HTMLInputElement).value : (el.textContent ?? '');
     case 'combobox':
-    case 'listbox':
       if (tag === 'select') return selectedLabels(el as HTMLSelectElement);
       if (tag === 'input') return (el as HTMLInputElement).value;
-      return null;
+      // an ARIA combobox shows its value as its text
+      return el.textContent ?? '';
+    case 'listbox': {
+      if (tag === 'select') return selectedLabels(el as HTMLSelectElement);
+      if (tag === 'input') return (el as HTMLInputElement).value;
+      // the selected options of an ARIA listbox
+      const opts = el.querySelectorAll('[role=option][aria-selected=true]');
+      let out = '';
+      for (let i = 0; i < opts.length; i++) {
+        const t = collapse(opts[i]!.textContent ?? '');
+        if (t) out = out ? out + ' ' + t : t;
+      }
+      return out;
+    }
     case 'slider':
     case 'spinbutton':
     case 'progressbar':
@@ -110,7 +182,11 @@ function nativeText(el: Element, tag: string, a: Attrs, st: NameState, recursing
         if (input.hasAttribute('value')) return input.value;
         return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '';
       }
-      if (type === 'image') return a.alt || input.value || a.title || 'Submit';
+      if (type === 'image') {
+        // Chromium: a <label> comes before alt (HTML-AAM leaves the order open)
+        const fromLabels = recursing ? '' : labelsText(el, st);
+        return fromLabels || a.alt || input.value || a.title || 'Submit';
+      }
       if (recursing) return '';
       const fromLabels = labelsText(el, st);
       if (fromLabels || type !== 'file') return fromLabels;
@@ -131,7 +207,8 @@ function nativeText(el: Element, tag: string, a: Attrs, st: NameState, recursing
     case 'figure':
       return childText(el, 'figcaption', st);
     case 'table':
-      return childText(el, 'caption', st);
+      // the obsolete summary attribute still names a table without a caption in Chromium
+      return childText(el, 'caption', st) || (elGetAttribute(el, 'summary') ?? '');
     case 'svg':
       return childText(el, 'title', st);
     case 'optgroup':
@@ -171,18 +248,32 @@ function contentText(el: Element, st: NameState): string {
  * value, aria-label, native text), or null when its content (then its title) decides.
  */
 function recursionPrefix(el: Element, tag: string, a: Attrs, role: string, st: NameState): string | null {
-  if (!st.labelledBy && a.labelledby) {
-    const t = labelledByText(el, a.labelledby, st);
-    if (hasText(t)) return t;
+  if (!st.labelledBy) {
+    const lb = labelledByOf(el, a);
+    if (lb) {
+      const t = labelledByText(el, lb, st);
+      if (hasText(t)) return t;
+    }
   }
   const v = embeddedValue(el, role, a);
   if (v !== null) return v;
-  if (a.label && hasText(a.label)) return a.label;
+  if (a.label && labelHasText(a.label)) return a.label;
   if (role !== 'none' && role !== 'presentation') {
     const t = nativeText(el, tag, a, st, true);
     if (hasText(t)) return t;
   }
-  return tagFlags(tag) & NO_CONTENT ? (a.title ?? '') : null;
+  return tagFlags(tag) & (NO_CONTENT | LEAF) ? recursionTitle(el, a, role) : null;
+}
+
+/**
+ * A descendant's title, its last name source (accname 2I). Like Chromium, a generic element that
+ * cannot take focus gives none.
+ */
+export function recursionTitle(el: Element, a: Attrs, role: string): string {
+  if (a.title === null) return '';
+  if ((role === 'generic' || role === 'none' || role === 'presentation') && (el as HTMLElement).tabIndex < 0)
+    return '';
+  return a.title;
 }
 
 /** The text alternative of a descendant or referenced node (accname 1.2 step 2, recursion). */
@@ -194,10 +285,14 @@ function textAlternative(el: Element, st: NameState, referenced: boolean): strin
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') return '';
   const a = readAttrs(el);
-  const prefix = recursionPrefix(el, tag, a, computeRole(el, tag, a), st);
+  const role = computeRole(el, tag, a);
+  const prefix = recursionPrefix(el, tag, a, role, st);
   if (prefix !== null) return prefix;
-  const t = contentText(el, st);
-  return hasText(t) ? t : (a.title ?? '');
+  let t = contentText(el, st);
+  if (pseudoRulesIn(nodeGetRootNode(el))) t = withPseudo(el, t);
+  if (hasText(t)) return t;
+  // a node referenced by aria-labelledby gives its title whatever its role
+  return referenced ? (a.title ?? '') : recursionTitle(el, a, role);
 }
 
 // Name computations never nest at the top level, so their root states are reused (no allocation
@@ -229,11 +324,12 @@ export function descendantPrefix(el: Element, tag: string, a: Attrs, role: strin
 /** The name of an element from labelledby, aria-label and native sources (collapsed; '' if none). */
 export function namePrefix(el: Element, tag: string, a: Attrs, role: string): string {
   const st = freshState(rootState, el);
-  if (a.labelledby) {
-    const t = collapse(labelledByText(el, a.labelledby, st), CAP);
+  const lb = labelledByOf(el, a);
+  if (lb) {
+    const t = collapse(labelledByText(el, lb, st), CAP);
     if (t) return t;
   }
-  if (a.label && hasText(a.label)) return collapse(a.label, CAP);
+  if (a.label && labelHasText(a.label)) return collapseLabel(a.label);
   if (role !== 'none' && role !== 'presentation') return collapse(nativeText(el, tag, a, st, false), CAP);
   return '';
 }
@@ -253,12 +349,35 @@ export function namedFromContent(
  * that cannot take focus is not named by its title (it stays in attrs.title).
  */
 export function nameSuffix(el: Element, a: Attrs, role: string): string {
-  if (a.title && hasText(a.title) && (role !== 'generic' || (el as HTMLElement).tabIndex >= 0))
+  if (
+    a.title &&
+    hasText(a.title) &&
+    (role !== 'generic' || (el as HTMLElement).tabIndex >= 0) &&
+    // text-level roles cannot be named (ARIA: name prohibited); abbr is named by its title
+    (!(roleFlags(role) & TEXT_LEVEL) || role === 'abbr' || role === 'term')
+  )
     return collapse(a.title, CAP);
-  if (a.placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) {
-    return collapse(a.placeholder, CAP);
-  }
+  if (a.placeholder && placeholderNames(el)) return collapse(a.placeholder, CAP);
   return '';
+}
+
+/** Whether a placeholder names the element: aria-placeholder anywhere, placeholder where HTML has it. */
+function placeholderNames(el: Element): boolean {
+  if (elGetAttribute(el, 'aria-placeholder') !== null) return true;
+  const tag = el.localName;
+  if (tag === 'textarea') return true;
+  if (tag !== 'input') return false;
+  switch ((el as HTMLInputElement).type) {
+    case 'text':
+    case 'search':
+    case 'url':
+    case 'tel':
+    case 'email':
+    case 'password':
+    case 'number':
+      return true;
+  }
+  return false;
 }
 
 /** The accessible name of an element given its attributes and role; collapsed, at most 200 chars. */
@@ -267,8 +386,93 @@ export function computeName(el: Element, tag: string, a: Attrs, role: string): s
   if (prefix) return prefix;
   if (namedFromContent(tag, role)) {
     const st: NameState = { target: el, labelledBy: false, includeHidden: false, depth: 0 };
-    const t = collapse(contentText(el, st), CAP);
+    let content = contentText(el, st);
+    if (pseudoRulesIn(nodeGetRootNode(el))) content = withPseudo(el, content);
+    const t = collapse(content, CAP);
     if (t) return t;
   }
   return nameSuffix(el, a, role);
+}
+
+// ---- CSS generated content (::before / ::after), which Chromium puts in names from content ----
+
+interface PseudoRules {
+  seq: number;
+  sheets: number;
+  present: boolean;
+}
+
+const pseudoRulesCache = new SafeWeakMap<Node, PseudoRules>();
+
+function ruleListHasPseudo(rules: CSSRuleList, depth: number): boolean {
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i] as CSSStyleRule & { cssRules?: CSSRuleList };
+    const sel = r.selectorText;
+    if (typeof sel === 'string' && (strIndexOf(sel, ':before') >= 0 || strIndexOf(sel, ':after') >= 0)) {
+      const c = r.style?.content;
+      if (c && c !== 'none' && c !== 'normal') return true;
+    }
+    if (r.cssRules && depth < 8 && ruleListHasPseudo(r.cssRules, depth + 1)) return true;
+  }
+  return false;
+}
+
+function sheetsHavePseudo(sheets: ArrayLike<CSSStyleSheet> | undefined): boolean {
+  if (!sheets) return false;
+  for (let i = 0; i < sheets.length; i++) {
+    let rules: CSSRuleList;
+    try {
+      rules = sheets[i]!.cssRules;
+    } catch {
+      return true; // a cross-origin sheet we cannot read: assume it may
+    }
+    if (ruleListHasPseudo(rules, 0)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a document or shadow root has any ::before/::after rule with content (cached until the
+ * DOM or the sheet list changes). Pages without one pay nothing per element for generated content.
+ */
+export function pseudoRulesIn(root: Node): boolean {
+  if (root.nodeType !== 9 && root.nodeType !== 11) return false;
+  const r = root as Document | ShadowRoot;
+  const sheets = r.styleSheets.length + (r.adoptedStyleSheets?.length ?? 0);
+  const seq = mutationSeq();
+  const hit = pseudoRulesCache.get(root);
+  if (hit && hit.seq === seq && hit.sheets === sheets) return hit.present;
+  const present =
+    sheetsHavePseudo(r.styleSheets as unknown as CSSStyleSheet[]) || sheetsHavePseudo(r.adoptedStyleSheets);
+  pseudoRulesCache.set(root, { seq, sheets, present });
+  return present;
+}
+
+/** The text a ::before or ::after pseudo-element adds (its alt text after `/` when given). */
+function pseudoText(el: Element, which: string): string {
+  const cs = computedStyle(el, which);
+  const c = cs.content;
+  if (!c || c === 'none' || c === 'normal') return '';
+  let out = '';
+  for (let i = 0; i < c.length; i++) {
+    const ch = c[i]!;
+    if (ch === '/')
+      out = ''; // alternative text follows
+    else if (ch === '"' || ch === "'") {
+      for (i++; i < c.length && c[i] !== ch; i++) {
+        if (c[i] === '\\' && i + 1 < c.length) i++;
+        out += c[i]!;
+      }
+    }
+  }
+  if (!out) return '';
+  const d = cs.display;
+  return d === 'inline' || d === 'inline-block' ? out : ' ' + out + ' ';
+}
+
+/** Content text with the element's generated ::before and ::after text around it. */
+export function withPseudo(el: Element, content: string): string {
+  const before = pseudoText(el, '::before');
+  const after = pseudoText(el, '::after');
+  return before || after ? before + content + after : content;
 }

@@ -4,7 +4,7 @@ import { readAttrs } from './attrs.js';
 import { idOf } from './ids.js';
 import { computedStyle, elClosest } from './natives.js';
 import { labelsHiddenControl } from './labels.js';
-import { CLICK_CHECKED, QUIET, computeRole, explicitRole, roleFlags } from './roles.js';
+import { CLICK_CHECKED, QUIET, TEXT_LEVEL, computeRole, explicitRole, roleFlags } from './roles.js';
 import { composedParent } from './shadow.js';
 import type { DescribeResult, HitCover } from './types.js';
 import { deepActiveElement } from './walk.js';
@@ -35,7 +35,9 @@ export function describeElement(el: Element): DescribeResult {
   const a = readAttrs(el);
   const raw = computeRole(el, tag, a);
   const role =
-    roleFlags(raw) & QUIET && (raw === 'none' || raw === 'presentation' || explicitRole(el, a) === null)
+    roleFlags(raw) & QUIET &&
+    !(roleFlags(raw) & TEXT_LEVEL) &&
+    (raw === 'none' || raw === 'presentation' || explicitRole(el, a) === null)
       ? 'generic'
       : raw;
   const clickable =

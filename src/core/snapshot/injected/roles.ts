@@ -32,6 +32,11 @@ export const CLICK_ROLE = 32;
 export const TEXT_ROLE = 64;
 /** Has a value in a range (aria-valuenow / aria-valuetext). */
 export const RANGE_ROLE = 128;
+/**
+ * Text-level semantics (ARIA 1.2/1.3 insertion, strong, code…, Chromium's abbr): on an inline element
+ * they are shown in `full` without cutting the text around them out of their parent's text.
+ */
+export const TEXT_LEVEL = 256;
 
 /** The flags of a role, from one switch. */
 export function roleFlags(role: string): number {
@@ -41,6 +46,7 @@ export function roleFlags(role: string): number {
     case 'presentation':
     case 'rowgroup':
     case 'caption':
+      return QUIET;
     case 'emphasis':
     case 'strong':
     case 'code':
@@ -50,12 +56,15 @@ export function roleFlags(role: string): number {
     case 'mark':
     case 'subscript':
     case 'superscript':
-      return QUIET;
+    case 'abbr':
+      return QUIET | TEXT_LEVEL;
     case 'separator':
-      return QUIET | CHILDREN_PRESENTATIONAL;
+      return CHILDREN_PRESENTATIONAL;
     case 'term':
+      // named from its content in Chromium (ARIA leaves it open)
+      return NAME_FROM_CONTENT | CLICK_CHECKED | TEXT_LEVEL;
     case 'definition':
-      return QUIET | CLICK_CHECKED;
+      return CLICK_CHECKED;
     case 'button':
     case 'tab':
       return NAME_FROM_CONTENT | CHILDREN_PRESENTATIONAL | CLICK_ROLE;
@@ -92,9 +101,9 @@ export function roleFlags(role: string): number {
       return RANGE_ROLE | CHILDREN_PRESENTATIONAL;
     case 'spinbutton':
       return RANGE_ROLE;
-    case 'img':
+    case 'image':
     case 'math':
-      return CHILDREN_PRESENTATIONAL | (role === 'img' ? CLICK_CHECKED : 0);
+      return CHILDREN_PRESENTATIONAL | (role === 'image' ? CLICK_CHECKED : 0);
     case 'listitem':
     case 'row':
     case 'group':
@@ -189,6 +198,12 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     case 'a':
     case 'area':
       return a.href ? 'link' : 'generic';
+    case 'abbr':
+      // no ARIA role; Chromium exposes it (named by its title) as Abbr
+      return 'abbr';
+    case 'address':
+    case 'hgroup':
+      return 'group';
     case 'article':
       return 'article';
     case 'aside':
@@ -196,8 +211,9 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     case 'blockquote':
       return 'blockquote';
     case 'button':
-    case 'summary':
       return 'button';
+    case 'summary':
+      return isDetailsSummary(el) ? 'button' : 'generic';
     case 'caption':
       return 'caption';
     case 'code':
@@ -241,13 +257,13 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     case 'frame':
       return 'iframe';
     case 'img':
-      return a.alt === '' ? 'none' : 'img';
+      return a.alt === '' ? 'none' : 'image';
     case 'input':
       return inputRole(el as HTMLInputElement);
     case 'ins':
       return 'insertion';
     case 'li':
-      return 'listitem';
+      return inPresentationalList(el) ? 'none' : 'listitem';
     case 'main':
       return 'main';
     case 'mark':
@@ -286,7 +302,7 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     case 'sup':
       return 'superscript';
     case 'svg':
-      return 'img';
+      return 'image';
     case 'table':
       return 'table';
     case 'tbody':
@@ -315,9 +331,54 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
   }
 }
 
+/** A <summary> that is its <details>' summary (HTML-AAM: button; any other summary is generic). */
+function isDetailsSummary(el: Element): boolean {
+  const p = el.parentElement;
+  if (!p || p.localName !== 'details') return false;
+  for (let c = p.firstElementChild; c; c = c.nextElementSibling)
+    if (c.localName === 'summary') return c === el;
+  return false;
+}
+
+/** An <li> of a list whose role is none/presentation: ARIA passes the presentation on to it. */
+function inPresentationalList(el: Element): boolean {
+  const p = el.parentElement;
+  if (!p) return false;
+  const t = p.localName;
+  if (t !== 'ul' && t !== 'ol' && t !== 'menu') return false;
+  const r = elGetAttribute(p, 'role');
+  if (!r) return false;
+  const first = strToLower(tokens(r)[0] ?? '');
+  return (first === 'none' || first === 'presentation') && !presentationConflict(p, null);
+}
+
+/** Global ARIA attributes besides aria-label(ledby): any of them keeps an element's role (ARIA 1.2 §9.3). */
+const GLOBAL_ARIA = tokens(
+  'aria-describedby aria-description aria-controls aria-owns aria-live aria-details aria-keyshortcuts ' +
+    'aria-roledescription aria-flowto aria-atomic aria-busy aria-relevant aria-current aria-dropeffect ' +
+    'aria-grabbed aria-braillelabel aria-brailleroledescription',
+);
+
+/**
+ * Whether role none/presentation yields to the element's own role: it is focusable or carries a
+ * global ARIA attribute (the ARIA conflict rule, as Chromium applies it).
+ */
+function presentationConflict(el: Element, a: Attrs | null): boolean {
+  if (
+    a
+      ? a.label || a.labelledby
+      : elGetAttribute(el, 'aria-label') !== null || elGetAttribute(el, 'aria-labelledby') !== null
+  )
+    return true;
+  if ((el as HTMLElement).tabIndex >= 0) return true;
+  for (let i = 0; i < GLOBAL_ARIA.length; i++) if (elGetAttribute(el, GLOBAL_ARIA[i]!) !== null) return true;
+  return false;
+}
+
 /**
  * The first valid token of the role attribute, or null. none/presentation is ignored on
- * focusable elements or ones with an aria-label (the ARIA conflict rule).
+ * focusable elements or ones with a global ARIA attribute (the ARIA conflict rule). role=img is
+ * reported by its ARIA 1.3 name, image; a region needs a name (else it is generic, as in Chromium).
  */
 export function explicitRole(el: Element, a: Attrs): string | null {
   if (!a.role) return null;
@@ -325,12 +386,9 @@ export function explicitRole(el: Element, a: Attrs): string | null {
   for (let i = 0; i < list.length; i++) {
     const r = list[i]!;
     if (!ARIA_ROLES.has(r)) continue;
-    if (
-      (r === 'none' || r === 'presentation') &&
-      (a.label || a.labelledby || (el as HTMLElement).tabIndex >= 0)
-    )
-      continue;
-    return r === 'image' ? 'img' : r;
+    if ((r === 'none' || r === 'presentation') && presentationConflict(el, a)) continue;
+    if (r === 'region' && !a.label && !a.labelledby && !a.title) return 'generic';
+    return r === 'img' ? 'image' : r;
   }
   return null;
 }

@@ -1,5 +1,13 @@
 /** The outline walk: the composed tree in pre-order, emitting the elements an agent can see or use. */
-import { descendantPrefix, namePrefix, nameSuffix, namedFromContent } from './accname.js';
+import {
+  descendantPrefix,
+  namePrefix,
+  nameSuffix,
+  namedFromContent,
+  pseudoRulesIn,
+  recursionTitle,
+  withPseudo,
+} from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
 import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
 import { idOf } from './ids.js';
@@ -10,6 +18,7 @@ import {
   CHILDREN_PRESENTATIONAL,
   CLICK_CHECKED,
   QUIET,
+  TEXT_LEVEL,
   enterTable,
   explicitRole,
   headingLevel,
@@ -80,6 +89,10 @@ export class Walker implements Emitter {
   /** The table and row being walked, for inferring cell boxes. */
   private table: TableGeometry | null = null;
   private row: RowCells | null = null;
+  /** Text-level nodes per context depth, shown after the text they sit in (see textLevel). */
+  private readonly deferred: (WalkNode[] | null)[] = [];
+  /** The page has ::before/::after rules with content: names from content read generated text. */
+  private pseudo = false;
 
   /** `measure` false leaves every box empty and nothing in view (see WalkOptions.boxes). */
   constructor(
@@ -95,6 +108,8 @@ export class Walker implements Emitter {
     enterTable(undefined);
     this.table = null;
     this.row = null;
+    this.deferred.length = 0;
+    this.pseudo = pseudoRulesIn(el.getRootNode());
     // Below the document root an enclosing fieldset may be disabled: match each control then.
     this.disabledFieldsets = parent ? 1 : 0;
     this.visitElement(el, ctx, parent, undefined, false);
@@ -122,13 +137,23 @@ export class Walker implements Emitter {
   /** Emit the text of a context as text nodes, one per segment. */
   private flush(ctx: TextCtx): void {
     const segs = takeSegments(ctx);
-    if (!segs) return;
-    for (let i = 0; i < segs.length; i++) {
-      const seg = segs[i]!;
-      const node = this.node(0, ctx.depth, 'text', collapse(seg.text, CAP), '', null);
-      if (!this.push(node)) return;
-      this.boxes.add(node, null, seg);
+    if (segs) {
+      for (let i = 0; i < segs.length; i++) {
+        const seg = segs[i]!;
+        const node = this.node(0, ctx.depth, 'text', collapse(seg.text, CAP), '', null);
+        if (!this.push(node)) return;
+        this.boxes.add(node, null, seg);
+      }
     }
+    this.pushDeferred(ctx.depth);
+  }
+
+  /** Emit the text-level nodes gathered at a depth. */
+  private pushDeferred(depth: number): void {
+    const list = this.deferred[depth];
+    if (!list) return;
+    this.deferred[depth] = null;
+    for (let i = 0; i < list.length; i++) if (!this.push(list[i]!)) return;
   }
 
   /** Text of the context as the `text` of its element (it has no emitted children). */
@@ -157,6 +182,7 @@ export class Walker implements Emitter {
     let n: Node | null;
     if (root) {
       observeRoot(root);
+      if (!this.pseudo && pseudoRulesIn(root)) this.pseudo = true;
       n = root.firstChild;
     } else {
       if (tag === 'slot') {
@@ -312,14 +338,29 @@ export class Walker implements Emitter {
         }
       }
     }
-    const role =
-      rawRole === 'none' || rawRole === 'presentation' || (rf & QUIET && !explicit) ? 'generic' : rawRole;
     // What this element gives an ancestor's name from content, when asked.
     const given = collect ? descendantPrefix(el, tag, a, rawRole) : '';
+    // Inline text-level semantics (strong, insertion, abbr…) are shown where their text is not
+    // already an ancestor's name, and their text keeps flowing in their parent's.
+    if (
+      rf & TEXT_LEVEL &&
+      tf & INLINE &&
+      !ctx.covered &&
+      !invisible &&
+      !clickable &&
+      !editable &&
+      !scrollable
+    )
+      return this.textLevel(el, tag, tf, a, rawRole, ctx, cursor, given);
+    const role =
+      rawRole === 'none' || rawRole === 'presentation' || (rf & QUIET && !explicit) ? 'generic' : rawRole;
 
     if (!emit) {
       if (tf & LEAF) {
-        if (tag === 'br' && !ctx.covered) ctx.pending += ' ';
+        if (tag === 'br') {
+          if (!ctx.covered) ctx.pending += ' ';
+          return ' ';
+        }
         return given ?? '';
       }
       const block = !(tf & INLINE);
@@ -329,10 +370,11 @@ export class Walker implements Emitter {
         !ctx.covered &&
         ((tag === 'label' && labelNamesVisibleControl(el)) || (tf & CAPTION && this.namesParent(el, ctx)));
       if (coverLabel) ctx.covered = true;
-      const content = this.visitChildren(el, tag, tf, ctx, invisible, cursor, given === null);
+      let content = this.visitChildren(el, tag, tf, ctx, invisible, cursor, given === null);
+      if (this.pseudo && given === null) content = withPseudo(el, content);
       if (coverLabel) ctx.covered = false;
       if (block && !ctx.covered) endSegment(ctx);
-      return given ?? (hasText(content) ? content : (a.title ?? ''));
+      return given ?? (hasText(content) ? content : recursionTitle(el, a, rawRole));
     }
 
     this.flush(ctx);
@@ -400,15 +442,47 @@ export class Walker implements Emitter {
       this.row = previousRow;
       this.disabledFieldsets -= fieldset;
     }
+    if (this.pseudo && (fromContent || given === null)) content = withPseudo(el, content);
     if (fromContent) node.name = collapse(content, CAP);
     if (!node.name) node.name = nameSuffix(el, a, role);
     if (inner.children === 0) {
       const text = this.ownText(inner);
       if (text) node.text = text;
+      this.pushDeferred(inner.depth);
     } else {
       this.flush(inner);
     }
-    return given ?? (hasText(content) ? content : (a.title ?? ''));
+    return given ?? (hasText(content) ? content : recursionTitle(el, a, rawRole));
+  }
+
+  /**
+   * An inline text-level element: a node of its own (named by aria-label; abbr by its title, a
+   * term by its content), with its text as `text`, while that text also stays in the parent's.
+   * It is not counted as an emitted child and follows the text it sits in.
+   */
+  private textLevel(
+    el: Element,
+    tag: string,
+    tf: number,
+    a: Attrs,
+    role: string,
+    ctx: TextCtx,
+    cursor: string | undefined,
+    given: string | null,
+  ): string {
+    const node = this.node(idOf(el), ctx.depth, role, namePrefix(el, tag, a, role), tag, el);
+    node.actions = actionsOf(el, tag, role, a, false, false, false, false);
+    if (a.keep) node.attrs = a.keep;
+    // Pushed with the text around it (flush), so the parent keeps its text whole when it has no
+    // other emitted children and the outline stays in reading order.
+    const list = this.deferred[ctx.depth];
+    if (list) list[list.length] = node;
+    else this.deferred[ctx.depth] = [node];
+    const content = this.visitChildren(el, tag, tf, ctx, false, cursor, true);
+    const text = collapse(content, CAP);
+    if (!node.name) node.name = role === 'term' ? text : nameSuffix(el, a, role);
+    if (text && text !== node.name) node.text = text;
+    return given ?? (hasText(content) ? content : recursionTitle(el, a, role));
   }
 
   /** The computed cursor of the parent, computed only when needed. */
