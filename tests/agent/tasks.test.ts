@@ -1,0 +1,283 @@
+/**
+ * Issue 12's judge: widget tasks an agent must finish while seeing only brow's text (outline lines and
+ * action answers) and acting only by ref. Each fixture under tests/fixtures/pages/agent/ behaves like
+ * the widget library it imitates and sets window.__result; the test reads that through
+ * browser_evaluate — a channel the agent never uses — to decide whether the task was done.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, type Harness } from '../helpers.js';
+import { Agent, type Line } from './agent.js';
+
+let h: Harness;
+
+const CITIES = ['Zürich', 'Zurzach', 'Zug', 'Geneva', 'Basel', 'Bern', 'Lausanne'];
+const PRODUCTS = [
+  { id: 'brass-desk-lamp', name: 'Brass desk lamp', price: '€89' },
+  { id: 'paper-floor-lamp', name: 'Paper floor lamp', price: '€129' },
+  { id: 'oak-side-table', name: 'Oak side table', price: '€210' },
+];
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+beforeAll(async () => {
+  h = await harness();
+  h.server.route('/agent-api/cities', (req, res) => {
+    const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(CITIES.filter((c) => fold(c).startsWith(q))));
+  });
+  h.server.route('/agent-api/search', (req, res) => {
+    const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '');
+    // the page waits 250 ms (debounce) before asking; the backend takes 50 ms more
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(PRODUCTS.filter((p) => fold(p.name).includes(q))));
+    }, 50);
+  });
+});
+afterAll(() => h.close());
+
+/** Open a fixture and hand the agent its page. */
+async function start(page: string): Promise<Agent> {
+  const pageId = await h.open(`agent/${page}`);
+  return new Agent(h.call, pageId);
+}
+
+/** The fixture's own record of what happened (the test's channel, not the agent's). */
+async function result(agent: Agent): Promise<any> {
+  return (await h.ok('browser_evaluate', { page_id: agent.pageId, expression: 'window.__result' })).value;
+}
+
+/** The first line after `anchor` (in the same listing) that matches, before the anchor's parent ends. */
+function nextAfter(agent: Agent, anchor: Line, test: (l: Line) => boolean): Line | undefined {
+  for (let i = anchor.index + 1; i < agent.lines.length; i++) {
+    const l = agent.lines[i]!;
+    if (l.depth < anchor.depth - 1) return undefined;
+    if (test(l)) return l;
+  }
+  return undefined;
+}
+
+describe('issue 12: an agent that sees only the outline finishes widget tasks', () => {
+  it('sortable list (mouse-driven, jQuery UI style): move "Write report" to the top', async () => {
+    const agent = await start('sortable.html');
+    const item = await agent.locate({ name: 'Write report' }, 'the item to move');
+    const first =
+      agent.find({ name: 'Buy milk' }) ?? (await agent.locate({ name: 'Buy milk' }, 'the first item'));
+    if (!first.ref) return agent.giveUp('the first item has no ref');
+    await agent.act('browser_drag', { ref: item.ref, to_ref: first.ref }, { expectChange: true });
+    expect((await result(agent)).order).toEqual([
+      'Write report',
+      'Buy milk',
+      'Fix login bug',
+      'Call the bank',
+      'Plan the offsite',
+    ]);
+  });
+
+  it('kanban (HTML5 drag and drop): move the card "Fix login bug" to Done', async () => {
+    const agent = await start('kanban.html');
+    const card = await agent.locate({ name: 'Fix login bug' }, 'the card');
+    const done = agent.find({ name: 'Done' }) ?? (await agent.locate({ name: 'Done' }, 'the Done column'));
+    if (!done.ref) return agent.giveUp('the Done column has no ref');
+    await agent.act('browser_drag', { ref: card.ref, to_ref: done.ref }, { expectChange: true });
+    const r = await result(agent);
+    expect(r.columns.done).toContain('Fix login bug');
+    expect(r.columns.todo).not.toContain('Fix login bug');
+  });
+
+  it('kanban (HTML5 drag and drop): put "Update the docs" above "Fix login bug" in its column', async () => {
+    const agent = await start('kanban.html');
+    const card = await agent.locate({ name: 'Update the docs' }, 'the card');
+    const above = agent.find({ name: 'Fix login bug' });
+    if (!above?.ref) return agent.giveUp('no "Fix login bug" card with a ref');
+    await agent.act('browser_drag', { ref: card.ref, to_ref: above.ref }, { expectChange: true });
+    expect((await result(agent)).columns.todo).toEqual(['Update the docs', 'Fix login bug']);
+  });
+
+  /** The slider handle after a label: a line marked focusable (or a slider), else the innermost clickable. */
+  async function sliderHandle(agent: Agent, label: string): Promise<Line> {
+    await agent.look('full');
+    const anchor = agent.find({ name: label });
+    if (!anchor) return agent.giveUp(`no "${label}" label in the listing`);
+    const handle =
+      nextAfter(agent, anchor, (l) => !!l.ref && (l.role === 'slider' || l.states.includes('focusable'))) ??
+      (() => {
+        // no line says which is the handle: take the deepest clickable before the next text
+        let best: Line | undefined;
+        for (let i = anchor.index + 1; i < agent.lines.length && agent.lines[i]!.role !== 'text'; i++) {
+          const l = agent.lines[i]!;
+          if (l.ref && (!best || l.depth > best.depth)) best = l;
+        }
+        return best;
+      })();
+    if (!handle) return agent.giveUp(`no control after "${label}"`);
+    return handle;
+  }
+
+  /** The value a person reads: the handle's value= when the line has one, else the readout "Label: N". */
+  function sliderValue(agent: Agent, label: string, ref: string): number | undefined {
+    const line = agent.lines.find((l) => l.ref === ref);
+    if (line?.value !== undefined && line.value !== '') return Number(line.value);
+    const readout = agent.lines.find((l) => new RegExp(`^${label}:\\s*-?\\d`).test(l.label));
+    return readout ? Number(/(-?\d+(?:\.\d+)?)\s*$/.exec(readout.label)?.[1]) : undefined;
+  }
+
+  it('slider built from spans: set Volume to 70 with the arrow keys', async () => {
+    const agent = await start('slider.html');
+    const handle = await sliderHandle(agent, 'Volume');
+    for (let step = 0; step < 30; step++) {
+      await agent.look('full');
+      const v = sliderValue(agent, 'Volume', handle.ref!);
+      if (v === undefined) return agent.giveUp('cannot read the Volume value');
+      if (v === 70) break;
+      await agent.act(
+        'browser_press',
+        { ref: handle.ref, key: v < 70 ? 'ArrowRight' : 'ArrowLeft' },
+        { expectChange: true },
+      );
+    }
+    expect((await result(agent)).Volume).toBe(70);
+  });
+
+  it('slider built from spans: drag the Bass handle all the way to the right', async () => {
+    const agent = await start('slider.html');
+    const handle = await sliderHandle(agent, 'Bass');
+    await agent.act('browser_drag', { ref: handle.ref, offset_x: 400, offset_y: 0 }, { expectChange: true });
+    expect((await result(agent)).Bass).toBe(10);
+  });
+
+  it('menu behind a hover-state icon: rename "Project Beta"', async () => {
+    const agent = await start('hover-menu.html');
+    await agent.look('full');
+    const project = agent.find({ name: 'Project Beta' });
+    if (!project) return agent.giveUp('no "Project Beta" in the listing');
+    const more = agent.find({ name: 'More actions', after: project });
+    if (!more) return agent.giveUp('no "More actions" after "Project Beta"');
+    await agent.click(more);
+    const rename = await agent.locate({ role: 'menuitem', name: 'Rename' }, 'the Rename menu item');
+    await agent.click(rename);
+    expect((await result(agent)).chosen).toBe('Rename Project Beta');
+  });
+
+  it('scrolling inbox pane: archive the message "Invoice #1015" (row 15 of 20 in a 150 px pane)', async () => {
+    const agent = await start('inbox.html');
+    await agent.look('full');
+    const row = agent.find({ name: /Invoice #1015\b/ });
+    if (!row) return agent.giveUp('no "Invoice #1015" in the listing');
+    const archive = agent.find({ name: 'Archive', role: 'button', after: row });
+    if (!archive) return agent.giveUp('no Archive button after "Invoice #1015"');
+    // brow's record of a button clipped by its pane must not claim it is in the viewport (contract 10)
+    expect.soft(agent.records.find((r) => r.ref === archive.ref)?.in_viewport).toBe(false);
+    await agent.click(archive);
+    expect((await result(agent)).archived).toEqual([1015]);
+  });
+
+  it('date picker in a scrolling side panel: set the departure date to 18 April 2027', async () => {
+    const agent = await start('datepicker.html');
+    const field = await agent.locate({ role: 'textbox', name: 'Departure date' }, 'the date field');
+    await agent.click(field);
+    for (let i = 0; i < 12; i++) {
+      await agent.look('full');
+      if (agent.find({ name: 'April 2027' })) break;
+      const next = agent.find({ name: /^(Next month|›|>|»)$/i });
+      if (!next?.ref) return agent.giveUp('no next-month control with a ref');
+      await agent.click(next);
+    }
+    if (!agent.find({ name: 'April 2027' })) return agent.giveUp('the calendar never showed April 2027');
+    const day = agent.find({ name: '18', action: 'click' }) ?? agent.find({ name: '18' });
+    if (!day?.ref) return agent.giveUp(`day 18 has no ref: ${day ? `"${day.raw.trim()}"` : 'not listed'}`);
+    await agent.click(day);
+    expect((await result(agent)).date).toBe('2027-04-18');
+  });
+
+  it('autocomplete with a debounced fetch: choose Zürich after typing "Zur"', async () => {
+    const agent = await start('autocomplete.html');
+    const city = await agent.locate({ role: 'combobox', name: 'City' }, 'the City field');
+    await agent.act(
+      'browser_type',
+      { ref: city.ref, text: 'Zur' },
+      { expectChange: true, waitForText: 'Zürich' },
+    );
+    await agent.look('interactive');
+    const option = agent.find({ role: 'option', name: 'Zürich' });
+    if (!option?.ref) return agent.giveUp('typing answered, but no Zürich option is listed');
+    await agent.click(option);
+    expect((await result(agent)).city).toBe('Zürich');
+  });
+
+  it('inline SVG bar chart: read the Q3 revenue by clicking its bar', async () => {
+    const agent = await start('chart.html');
+    const bar = await agent.locate({ name: 'Q3', action: 'click' }, 'the Q3 bar');
+    await agent.click(bar);
+    await agent.look('full');
+    const shown = agent.lines.find((l) => /Q3 revenue:/.test(l.label));
+    if (!shown) return agent.giveUp('no Q3 revenue shown after the click');
+    const figure = /\$[\d,]+/.exec(shown.label)?.[0];
+    expect((await result(agent)).clicked).toBe('Q3');
+    expect(figure).toBe('$4,210');
+  });
+
+  it('input and textarea that look alike: a 600-character message goes into the multiline field, complete', async () => {
+    const agent = await start('compose.html');
+    const para = 'The printer on floor 3 prints every page twice.  Please look at it before Friday.\n';
+    const message = para.repeat(8).slice(0, 599) + '.';
+    expect(message).toHaveLength(600);
+    await agent.look('interactive');
+    const body = agent.find({ role: ['textbox', 'generic'], state: 'multiline', action: 'fill' });
+    if (!body?.ref) return agent.giveUp('no text field is marked multiline');
+    const subject = agent.find({ role: 'textbox', action: 'fill' });
+    if (subject && subject.ref !== body.ref)
+      await agent.act('browser_fill', { ref: subject.ref, value: 'Printer' });
+    await agent.act('browser_fill', { ref: body.ref, value: message }, { expectChange: true });
+    // read it back from brow, then send
+    await agent.look('interactive');
+    const line = agent.lines.find((l) => l.ref === body.ref);
+    if (line?.value?.endsWith('…')) expect(line.valueLength).toBe(600);
+    const readBack = agent.recordValue(body.ref);
+    await agent.click(await agent.locate({ role: 'button', name: 'Send' }, 'the Send button'));
+    expect((await result(agent)).sent).toEqual({ subject: 'Printer', message });
+    expect(readBack).toBe(message);
+  });
+
+  it('contenteditable editor: a 300-character post body goes into the multiline editor, complete', async () => {
+    const agent = await start('editor.html');
+    // 300 characters, single spaces, no trailing space (a contenteditable shows what a person typed)
+    const text = `${'Our spring release brings faster sync, offline drafts and a new sharing dialog. '.repeat(4).slice(0, 298)}!!`;
+    expect(text).toHaveLength(300);
+    await agent.look('interactive');
+    const body = agent.find({ state: 'multiline', action: 'fill' });
+    if (!body?.ref) return agent.giveUp('no editor is marked multiline');
+    const title = agent.find({ role: 'textbox', action: 'fill' });
+    if (title && title.ref !== body.ref)
+      await agent.act('browser_fill', { ref: title.ref, value: 'Spring release' });
+    await agent.act('browser_fill', { ref: body.ref, value: text }, { expectChange: true });
+    await agent.look('interactive');
+    const readBack = agent.recordValue(body.ref);
+    await agent.click(await agent.locate({ role: 'button', name: 'Publish' }, 'the Publish button'));
+    expect((await result(agent)).published).toEqual({ title: 'Spring release', body: text });
+    expect(readBack).toBe(text);
+  });
+
+  it('search whose results arrive ~300 ms after Enter: open "Brass desk lamp"', async () => {
+    const agent = await start('search.html');
+    const box = await agent.locate(
+      { role: ['searchbox', 'textbox'], name: 'Search products' },
+      'the search box',
+    );
+    await agent.act('browser_fill', { ref: box.ref, value: 'lamp' });
+    await agent.act(
+      'browser_press',
+      { ref: box.ref, key: 'Enter' },
+      { expectChange: true, waitForText: 'Brass desk lamp' },
+    );
+    await agent.look('interactive');
+    const hit = agent.find({ role: 'link', name: 'Brass desk lamp' });
+    if (!hit?.ref) return agent.giveUp('Enter answered, but no "Brass desk lamp" result is listed');
+    await agent.click(hit);
+    expect((await result(agent)).opened).toBe('brass-desk-lamp');
+  });
+});
