@@ -262,6 +262,25 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect(readBack).toBe(text);
   });
 
+  it('infinite-scroll pane: like "Post 25", which loads only after scrolling the feed', async () => {
+    const agent = await start('feed.html');
+    let title: Line | undefined;
+    for (let i = 0; i < 8; i++) {
+      await agent.look('full');
+      title = agent.find({ name: 'Post 25' });
+      if (title) break;
+      // the scrollable pane: the line that offers nothing but scrolling and holds the posts
+      const pane = agent.lines.find((l) => l.ref && l.actions.join() === 'scroll' && l.role !== 'text');
+      if (!pane) return agent.giveUp('no scrollable pane in the listing');
+      await agent.act('browser_scroll', { ref: pane.ref, delta_y: 600 }, { expectChange: true });
+    }
+    if (!title) return agent.giveUp('"Post 25" never appeared');
+    const like = agent.find({ role: 'button', name: 'Like', after: title });
+    if (!like) return agent.giveUp('no Like button after "Post 25"');
+    await agent.click(like);
+    expect((await result(agent)).liked).toEqual([25]);
+  });
+
   it('search whose results arrive ~300 ms after Enter: open "Brass desk lamp"', async () => {
     const agent = await start('search.html');
     const box = await agent.locate(
