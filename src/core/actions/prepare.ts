@@ -6,7 +6,7 @@ import { withApi } from '../snapshot/page-script.js';
 import { locate, staleRef, type Located } from './locate.js';
 
 export interface Prepared extends Located {
-  /** Point in the page's top-level viewport. */
+  /** Point in the page's top-level viewport: the centre of the element's visible part. */
   x: number;
   y: number;
   role: string;
@@ -16,13 +16,19 @@ export interface Prepared extends Located {
   states: string[];
   value?: string;
   checked?: boolean | 'mixed';
+  /** The frame's mutation counter when the element was measured (hover effects show as a change). */
+  seq: number;
 }
 
 interface InFrame {
   stale?: 'detached' | 'unknown' | 'navigated';
   invisible?: boolean;
+  /** Nothing of the box shows: its overflow ancestors clip it even after scrolling. */
+  clipped?: boolean;
+  noPointer?: boolean;
   x: number;
   y: number;
+  seq: number;
   cover?: { id: number; role: string; name: string; tag: string };
   d: {
     role: string;
@@ -36,39 +42,39 @@ interface InFrame {
 }
 
 /**
- * Locate a ref and check it can take `action`: scrolled into view, visible, enabled, stable over
- * two frames, and (when `hit`) not covered by another element at its centre.
+ * Measure a located element in its frame: when `scroll` and its centre is clipped (by the viewport
+ * or by any overflow ancestor, e.g. a scrolled pane), scroll it into view through every scrolling
+ * ancestor and wait until its box is stable; then the centre of its visible part and (when `hit`)
+ * whether that point lands on it.
  */
-export async function prepare(
-  page: BrowPage,
-  ref: string,
-  action: string | null,
-  opts: { hit?: boolean } = {},
-): Promise<Prepared> {
-  const loc = await locate(page, ref);
-  const res = await withApi(
+function measure(loc: Located, scroll: boolean, hit: boolean): Promise<InFrame> {
+  return withApi(
     loc.frame,
-    (api, key: string, id: number, checkHit: boolean) =>
+    (api, key: string, id: number, scrollIt: boolean, checkHit: boolean) =>
       new Promise<InFrame>((resolve) => {
-        if (api.docKey !== key) return resolve({ stale: 'navigated', x: 0, y: 0, d: null });
+        const none = { x: 0, y: 0, seq: 0, d: null };
+        if (api.docKey !== key) return resolve({ stale: 'navigated', ...none });
         const el = api.element(id);
-        if (!el) return resolve({ stale: api.staleReason(id) ?? 'detached', x: 0, y: 0, d: null });
+        const first = el ? api.visibleBox(id) : null;
+        if (!el || !first) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
         const d = api.describe(id);
-        let r = el.getBoundingClientRect();
-        const vw = innerWidth;
-        const vh = innerHeight;
-        const outside =
-          r.bottom < 0 || r.right < 0 || r.top > vh || r.left > vw || r.top < 0 || r.bottom > vh;
+        const outside = scrollIt && !first.centreVisible;
         if (outside)
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
         const finish = () => {
-          r = el.getBoundingClientRect();
-          if (r.width === 0 || r.height === 0) return resolve({ invisible: true, x: 0, y: 0, d });
-          const x = r.left + r.width / 2;
-          const y = r.top + r.height / 2;
-          if (!checkHit) return resolve({ x, y, d });
+          const vb = api.visibleBox(id);
+          const seq = api.mutations().seq;
+          if (!vb) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
+          if (vb.box.width === 0 || vb.box.height === 0)
+            return resolve({ invisible: true, x: 0, y: 0, seq, d });
+          if (!vb.visible) return resolve({ clipped: true, x: 0, y: 0, seq, d });
+          const x = vb.visible.x + vb.visible.width / 2;
+          const y = vb.visible.y + vb.visible.height / 2;
+          if (!checkHit) return resolve({ x, y, seq, d });
+          if (getComputedStyle(el).pointerEvents === 'none')
+            return resolve({ noPointer: true, x, y, seq, d });
           const hit = api.hitTarget(id, x, y);
-          resolve(hit.ok ? { x, y, d } : { x, y, d, ...(hit.cover ? { cover: hit.cover } : {}) });
+          resolve(hit.ok ? { x, y, seq, d } : { x, y, seq, d, ...(hit.cover ? { cover: hit.cover } : {}) });
         };
         // stable: the box must be the same across two animation frames (at most ~5 tries)
         let tries = 0;
@@ -86,31 +92,85 @@ export async function prepare(
       }),
     loc.entry.docKey,
     loc.entry.localId,
-    opts.hit ?? true,
+    scroll,
+    hit,
   );
+}
+
+/**
+ * Locate a ref and check it can take `action`: scrolled into view through its panes, visible,
+ * enabled, stable over two frames, allowed, and (when `hit`) not covered at the centre of its
+ * visible part. `drag` needs only an element that takes pointer input: it is not checked against
+ * allowed_actions (drag libraries leave no trace brow can always see).
+ */
+export async function prepare(
+  page: BrowPage,
+  ref: string,
+  action: string | null,
+  opts: { hit?: boolean } = {},
+): Promise<Prepared> {
+  const loc = await locate(page, ref);
+  const res = await measure(loc, true, opts.hit ?? true);
+  return checked(page, loc, ref, action, res);
+}
+
+/**
+ * Measure a prepared element again without scrolling (after hover effects settled): its point now,
+ * and the same checks, so a cover that appeared on hover fails the action instead of taking the press.
+ */
+export async function remeasure(
+  page: BrowPage,
+  p: Prepared,
+  action: string | null,
+  hit = true,
+): Promise<Prepared> {
+  const res = await measure(p, false, hit);
+  return checked(page, p, p.entry.ref, action, res);
+}
+
+async function checked(
+  page: BrowPage,
+  loc: Located,
+  ref: string,
+  action: string | null,
+  res: InFrame,
+): Promise<Prepared> {
   if (res.stale) throw staleRef(ref, res.stale === 'navigated' ? 'navigated' : 'detached');
   const d = res.d;
   if (!d) throw staleRef(ref, 'detached');
+  const what = `${ref} (${d.role} "${d.name}")`;
   if (res.invisible) {
+    throw new BrowserError('not_interactable', `${what} is not visible: it has no size on screen.`, {
+      hint: 'Take a fresh snapshot; the element may be collapsed or shown only after another step.',
+    });
+  }
+  if (res.clipped) {
     throw new BrowserError(
       'not_interactable',
-      `${ref} (${d.role} "${d.name}") is not visible: it has no size on screen.`,
-      {
-        hint: 'Take a fresh snapshot; the element may be collapsed or shown only after another step.',
-      },
+      `${what} is not visible: its container clips it (overflow), even after scrolling.`,
+      { hint: 'Open or expand the container that holds it first (a collapsed section or menu).' },
     );
   }
-  if (action && !d.actions.includes(action)) {
-    const disabled = d.states.includes('disabled');
+  const disabled = d.states.includes('disabled');
+  if (action === 'drag' ? disabled : action && !d.actions.includes(action)) {
     throw new BrowserError(
       disabled ? 'not_interactable' : 'invalid_request',
       disabled
-        ? `${ref} (${d.role} "${d.name}") is disabled.`
-        : `${ref} (${d.role} "${d.name}") does not allow ${action}; it allows ${d.actions.join(', ') || 'nothing'}.`,
+        ? `${what} is disabled.`
+        : `${what} does not allow ${action}; it allows ${d.actions.join(', ') || 'nothing'}.`,
       {
         hint: disabled
           ? 'Wait until it is enabled (browser_wait condition=ref state=enabled).'
           : 'Use an action from its allowed_actions.',
+      },
+    );
+  }
+  if (res.noPointer) {
+    throw new BrowserError(
+      'not_interactable',
+      `${what} does not receive pointer events (pointer-events: none).`,
+      {
+        hint: 'Act on the element that handles the pointer (often its parent or a sibling), or use the keyboard.',
       },
     );
   }
@@ -119,7 +179,7 @@ export async function prepare(
     const coverRef = c.id ? refOfLocal(page, loc, c.id, c.role, c.name) : undefined;
     throw new BrowserError(
       'not_interactable',
-      `${ref} (${d.role} "${d.name}") is covered by ${c.role || c.tag}${c.name ? ` "${c.name}"` : ''}${coverRef ? ` (${coverRef})` : ''}.`,
+      `${what} is covered by ${c.role || c.tag}${c.name ? ` "${c.name}"` : ''}${coverRef ? ` (${coverRef})` : ''}.`,
       {
         hint: 'Close or act on the covering element first, or scroll so the target is unobstructed.',
         details: {
@@ -135,7 +195,7 @@ export async function prepare(
     x += ox;
     y += oy;
   }
-  return { ...loc, x, y, ...d };
+  return { entry: loc.entry, frame: loc.frame, x, y, seq: res.seq, ...d };
 }
 
 function refOfLocal(page: BrowPage, loc: Located, localId: number, role: string, name: string): string {

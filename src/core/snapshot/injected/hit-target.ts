@@ -1,9 +1,10 @@
 /** Does a point in the viewport land on an element (or a descendant, or a label for it)? */
+import { ClipCache, clipBox } from './boxes.js';
 import { coverOf } from './describe.js';
 import { elementOf } from './ids.js';
-import { docElementFromPoint, shadowElementFromPoint } from './natives.js';
+import { docElementFromPoint, elRect, shadowElementFromPoint } from './natives.js';
 import { composedParent, shadowRootOf } from './shadow.js';
-import type { HitResult } from './types.js';
+import type { HitResult, VisibleBox } from './types.js';
 
 /** The topmost element at a point, through open and known closed shadow roots. */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -29,4 +30,26 @@ export function hitTarget(id: number, x: number, y: number): HitResult {
     if (n.localName === 'label' && (n as HTMLLabelElement).control === el) return { ok: true };
   }
   return { ok: false, cover: coverOf(hit) };
+}
+
+/**
+ * An element's box and the part of it that is visible: inside the viewport and the clip of every
+ * overflow ancestor (a scrolled pane). visible is null when nothing of it shows.
+ */
+export function visibleBox(id: number): VisibleBox | null {
+  const el = elementOf(id);
+  if (!el) return null;
+  const r = elRect(el);
+  const clip = new ClipCache(innerWidth, innerHeight).clipFor(el);
+  const visible = clipBox(r.x, r.y, r.width, r.height, clip);
+  return {
+    box: { x: r.x, y: r.y, width: r.width, height: r.height },
+    visible,
+    centreVisible:
+      !!visible &&
+      r.x + r.width / 2 >= clip.l &&
+      r.x + r.width / 2 <= clip.r &&
+      r.y + r.height / 2 >= clip.t &&
+      r.y + r.height / 2 <= clip.b,
+  };
 }

@@ -5,7 +5,7 @@
  * a second evaluation in the same document does nothing.
  */
 import { describeElement } from './describe.js';
-import { hitTarget } from './hit-target.js';
+import { hitTarget, visibleBox } from './hit-target.js';
 import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
@@ -90,6 +90,7 @@ function install(key: symbol): void {
     idOf: (el) => idOf(el),
     mutations: () => mutationState(),
     hitTarget: (id, x, y) => hitTarget(id, x, y),
+    visibleBox: (id) => visibleBox(id),
     describe(id) {
       const el = elementOf(id);
       return el ? describeElement(el) : null;
