@@ -35,7 +35,7 @@ export const clickCap = defineCapability({
   name: 'browser_click',
   title: 'Click an element',
   description:
-    'Click an element by ref with real mouse input, after checking it is visible, enabled and not covered.',
+    'Click an element by ref with real mouse input: brought into view through its panes, checked visible, enabled and not covered; the pointer moves onto it first and hover effects settle before the press.',
   group: 'actions',
   annotations: actionAnnotations,
   positional: ['ref'],
@@ -132,12 +132,17 @@ export const scrollCap = defineCapability({
   name: 'browser_scroll',
   title: 'Scroll',
   description:
-    'Scroll the page by delta_y/delta_x, bring a ref into view, or scroll inside a scrollable ref.',
+    'Scroll the page by delta_y/delta_x, bring a ref into view through every pane that holds it, or scroll inside a scrollable ref (a pane) by delta_y/delta_x. Says what scrolled.',
   group: 'actions',
   annotations: actionAnnotations,
   input: z.object({
     ...base,
-    ref: z.string().optional().describe('Element to bring into view (or to scroll inside, with deltas)'),
+    ref: z
+      .string()
+      .optional()
+      .describe(
+        'Element to bring into view, through its scrolling panes; with deltas, the pane to scroll inside',
+      ),
     delta_x: z.number().default(0).describe('Horizontal pixels; positive moves right'),
     delta_y: z.number().default(0).describe('Vertical pixels; positive moves down'),
   }),
@@ -187,12 +192,46 @@ export const checkCap = defineCapability({
 export const dragCap = defineCapability({
   name: 'browser_drag',
   title: 'Drag and drop',
-  description: 'Drag an element onto another with real mouse movement.',
+  description:
+    'Drag an element with a real pointer path (press, 12+ moves, release) onto another ref, to a viewport ' +
+    'point, or by an offset: sortable lists, kanban cards, HTML5 draggables, sliders, resizers. Any element ' +
+    'that takes pointer input can be dragged. Give exactly one kind of target. The answer says what moved.',
   group: 'actions',
   annotations: actionAnnotations,
   positional: ['ref', 'to_ref'],
-  input: z.object({ ...base, ref: refField, to_ref: z.string().min(1).describe('Ref of the drop target') }),
-  handle: (input, ctx) => runAction(ctx, input, (act, page) => act.drag(page, input.ref, input.to_ref)),
+  input: z.object({
+    ...base,
+    ref: z.string().min(1).describe('Ref of the element to drag (pressed at its centre)'),
+    to_ref: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Drop onto this ref: released a few px past its centre, so a sortable list sees its midpoint crossed',
+      ),
+    to_x: z.number().optional().describe('Drop at this viewport x in CSS px (with to_y)'),
+    to_y: z.number().optional().describe('Drop at this viewport y in CSS px (with to_x)'),
+    offset_x: z
+      .number()
+      .optional()
+      .describe(
+        "Move by this many CSS px right (negative: left) from the source's centre (sliders, resizers)",
+      ),
+    offset_y: z
+      .number()
+      .optional()
+      .describe("Move by this many CSS px down (negative: up) from the source's centre"),
+  }),
+  handle: (input, ctx) =>
+    runAction(ctx, input, (act, page) =>
+      act.drag(page, input.ref, {
+        to_ref: input.to_ref,
+        to_x: input.to_x,
+        to_y: input.to_y,
+        offset_x: input.offset_x,
+        offset_y: input.offset_y,
+      }),
+    ),
 });
 
 export const uploadCap = defineCapability({

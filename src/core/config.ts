@@ -93,6 +93,15 @@ export const configSchema = z
       .max(30_000)
       .default(3000)
       .describe('Longest an action waits to settle'),
+    effect_window_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(30_000)
+      .default(1000)
+      .describe(
+        'After an action settles with no visible change, how long to keep watching for DOM changes or new requests (then followed until they finish, within the settle bounds) before answering no_change; 0 turns the window off',
+      ),
     snapshot_max_chars: z
       .number()
       .int()

@@ -5,7 +5,8 @@ import type { BrowPage } from '../session/page.js';
 import { diffOutlines, isEmptyDiff, renderDiff, type OutlineDiff } from '../snapshot/diff.js';
 import { nodeLine } from '../snapshot/render-lines.js';
 import { changedSince, takeSnapshot, type Snapshot } from '../snapshot/snapshot.js';
-import { settle, watchRequests } from './settle.js';
+import { settle, watchRequests, type RequestWatch } from './settle.js';
+import { withApi } from '../snapshot/page-script.js';
 
 export interface TargetState {
   role: string;
@@ -19,7 +20,12 @@ export interface TargetState {
 export interface Effect {
   action: string;
   ref?: string;
-  outcome: 'completed' | 'no_change' | 'failed';
+  /**
+   * completed: something observable changed; dispatched: the input was delivered and the page was
+   * still busy (requests pending, DOM changing) when the effect window closed; no_change: nothing
+   * happened; failed.
+   */
+  outcome: 'completed' | 'dispatched' | 'no_change' | 'failed';
   navigation: { from: string; to: string } | null;
   opened_pages: { page_id: string; url: string; opener_page_id: string | null }[];
   dialogs: DialogRecord[];
@@ -29,16 +35,39 @@ export interface Effect {
   changes: OutlineDiff | null;
   target: TargetState | null;
   settle_ms: number;
+  /** The effect window, when the action showed no change on settling and brow kept watching. */
+  waited?: EffectWindow;
   message?: string;
+}
+
+/** What the effect window watched after settling. */
+export interface EffectWindow {
+  /** How long brow watched (and then followed what it saw). */
+  window_ms: number;
+  /** What it saw and followed: "GET /api/search 200", "DOM changes". */
+  saw: string[];
+  /** Requests still unfinished when it gave up. */
+  pending: string[];
+}
+
+/** What run() may return: a message, and whether the action changed something the outline cannot show. */
+export interface RunResult {
+  message?: string;
+  /** Something changed that the outline diff does not show (a pane's scroll position). */
+  changed?: boolean;
+  /** No input was sent (already in that state): skip the effect window. */
+  noInput?: boolean;
 }
 
 export interface ActionSpec {
   action: string;
   ref?: string;
   /** Dispatch the input; may return a message. */
-  run(): Promise<string | void>;
+  run(): Promise<string | void | RunResult>;
   /** Read the target's state after the action (value, checked). */
   after?(): Promise<TargetState | null>;
+  /** After settling: more words for the message (what a drag moved). */
+  finish?(): Promise<string | void>;
 }
 
 const MAX_REQUESTS = 20;
@@ -52,6 +81,90 @@ async function baseline(page: BrowPage): Promise<Snapshot | null> {
   const last = page.lastWalk;
   if (last && !(await changedSince(last, page).catch(() => true))) return last;
   return takeSnapshot(page, LINES_ONLY).catch(() => null);
+}
+
+type Req = RequestWatch['requests'][number];
+
+/** "GET /slow?ms=300 200": a request in a few words (same-origin URLs by path). */
+function requestLabel(page: BrowPage, r: Req): string {
+  let url = r.url();
+  try {
+    const u = new URL(url);
+    if (u.origin === new URL(page.url()).origin) url = u.pathname + u.search;
+  } catch {
+    // keep the URL as is
+  }
+  const status = r.response()?.status();
+  return `${r.method()} ${url.length > 120 ? `${url.slice(0, 119)}…` : url}${
+    status !== undefined ? ` ${status}` : r.failure() ? ' (failed)' : ''
+  }`;
+}
+
+/** Requests an action's effect waits for (not images, fonts, beacons). */
+const relevantRequest = (r: Req) => ['fetch', 'xhr', 'document', 'script'].includes(r.resourceType());
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The main frame's mutation counter, or null when it cannot be read (navigating). */
+const mainSeq = (page: BrowPage) =>
+  withApi(page.raw.mainFrame(), (api) => api.mutations().seq).catch(() => null);
+
+/**
+ * The effect window: after an action settled with nothing to show, keep watching (at most
+ * `windowMs`) for DOM changes or new requests; once something starts, follow the action's requests
+ * until they finish and the DOM is quiet again (bounded by the settle bounds). Delayed effects (a
+ * search that fetches 300 ms after Enter) are then reported instead of read as nothing.
+ */
+async function effectWindow(
+  page: BrowPage,
+  watch: RequestWatch,
+  cfg: { effect_window_ms: number; settle_quiet_ms: number; settle_max_ms: number },
+): Promise<EffectWindow & { busy: boolean }> {
+  const t0 = Date.now();
+  const seq0 = await mainSeq(page);
+  const n0 = watch.requests.length;
+  const blocked = () => page.closed || !!page.pendingDialog;
+  const saw = new Set<string>();
+  // poll: cheap (one evaluate per tick), and it sees every frame's requests through the watch
+  let mutated = false;
+  while (Date.now() - t0 < cfg.effect_window_ms && !blocked()) {
+    if (watch.requests.length > n0 || watch.navigationRequested || watch.windowOpens > 0) break;
+    const seq = await mainSeq(page);
+    if (seq === null || (seq0 !== null && seq !== seq0)) {
+      mutated = true;
+      break;
+    }
+    await sleep(25);
+  }
+  let busy = false;
+  if ((mutated || watch.requests.length > n0) && !blocked()) {
+    const took = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
+    busy = took >= cfg.settle_max_ms;
+  }
+  const relevant = relevantRequest;
+  const fresh = watch.requests.slice(n0);
+  for (const r of fresh) if (!watch.pending().includes(r)) saw.add(requestLabel(page, r));
+  if (mutated || (seq0 !== null && (await mainSeq(page)) !== seq0)) saw.add('DOM changes');
+  const pending = watch
+    .pending()
+    .filter(relevant)
+    .map((r) => requestLabel(page, r));
+  return {
+    window_ms: Date.now() - t0,
+    saw: [...saw].slice(0, 8),
+    pending: pending.slice(0, 8),
+    busy: busy || pending.length > 0,
+  };
+}
+
+interface Observed {
+  navigated: boolean;
+  changes: OutlineDiff | null;
+  openedPages: Effect['opened_pages'];
+  dialogs: DialogRecord[];
+  downloads: DownloadRecord[];
+  navigation: Effect['navigation'];
+  happened: boolean;
 }
 
 /** Perform an action on a page with everything an agent needs to know about what it did. */
@@ -72,36 +185,75 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   const downloadsBefore = session.downloads.length;
   const consoleSeq = session.console.lastSeq;
   const watch = watchRequests(page);
-  let message: string | void = undefined;
+  let result: RunResult = {};
   let settleMs = 0;
+  let waited: (EffectWindow & { busy: boolean }) | undefined;
+  let seen: Observed;
   try {
     const ran = await page.raceDialog(spec.run());
-    if ('value' in ran) message = ran.value;
-    settleMs = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
+    if ('value' in ran && ran.value)
+      result = typeof ran.value === 'string' ? { message: ran.value } : ran.value;
+    const t1 = Date.now();
+    await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
+    seen = await observed();
+    if (
+      !seen.happened &&
+      !result.noInput &&
+      cfg.effect_window_ms > 0 &&
+      !page.closed &&
+      !page.pendingDialog
+    ) {
+      waited = await effectWindow(page, watch, cfg);
+      if (waited.saw.length > 0 || waited.pending.length > 0) seen = await observed();
+    }
+    settleMs = Date.now() - t1;
   } finally {
     watch.stop();
   }
 
-  const navigated = page.documentGeneration !== generation;
-  let changes: OutlineDiff | null = null;
-  if (!page.closed && !page.pendingDialog && before && !navigated) {
-    const moved = await changedSince(before, page).catch(() => true);
-    if (moved) {
-      const after = await takeSnapshot(page, LINES_ONLY).catch(() => null);
-      if (after) changes = diffOutlines(before.nodes, after.nodes, MAX_CHANGES);
-    } else {
-      changes = { added: [], removed: [], changed: [], truncated: false };
+  /** Everything the action led to so far; `happened` when any of it is observable. */
+  async function observed(): Promise<Observed> {
+    const navigated = page.documentGeneration !== generation;
+    let changes: OutlineDiff | null = null;
+    if (!page.closed && !page.pendingDialog && before && !navigated) {
+      const moved = await changedSince(before, page).catch(() => true);
+      if (moved) {
+        const after = await takeSnapshot(page, LINES_ONLY).catch(() => null);
+        if (after) changes = diffOutlines(before.nodes, after.nodes, MAX_CHANGES);
+      } else {
+        changes = { added: [], removed: [], changed: [], truncated: false };
+      }
     }
+    const openedPages = [...session.pages.values()]
+      .filter((p) => !pagesBefore.has(p.id))
+      .map((p) => ({ page_id: p.id, url: p.url(), opener_page_id: p.openerPageId }));
+    const dialogs = page.dialogLog.slice(dialogsBefore);
+    const downloads = session.downloads.slice(downloadsBefore);
+    const pending = new Set(watch.pending());
+    const finished = watch.requests.filter((r) => !pending.has(r));
+    const navigation = navigated || page.url() !== fromUrl ? { from: fromUrl, to: page.url() } : null;
+    const happened =
+      navigation !== null ||
+      openedPages.length > 0 ||
+      dialogs.length > 0 ||
+      downloads.length > 0 ||
+      finished.length > 0 ||
+      result.changed === true ||
+      (changes !== null && !isEmptyDiff(changes)) ||
+      changes === null;
+    return { navigated, changes, openedPages, dialogs, downloads, navigation, happened };
   }
+
+  const { navigated, changes, openedPages, dialogs, downloads, navigation } = seen;
+  const fin =
+    spec.finish && !page.closed && !page.pendingDialog
+      ? await spec.finish().catch(() => undefined)
+      : undefined;
+  const message = [result.message, fin].filter(Boolean).join(' ');
   const target =
     spec.after && !page.closed && !page.pendingDialog && !navigated
       ? await spec.after().catch(() => null)
       : null;
-  const openedPages = [...session.pages.values()]
-    .filter((p) => !pagesBefore.has(p.id))
-    .map((p) => ({ page_id: p.id, url: p.url(), opener_page_id: p.openerPageId }));
-  const dialogs = page.dialogLog.slice(dialogsBefore);
-  const downloads = session.downloads.slice(downloadsBefore);
   const consoleErrors = session.console
     .read((e) => e.page_id === page.id && (e.level === 'error' || e.level === 'exception'), consoleSeq, 10)
     .map((e) => ({ level: e.level, text: e.text.slice(0, 500) }));
@@ -115,19 +267,15 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       resource_type: r.resourceType(),
     };
   });
-  const navigation = navigated || page.url() !== fromUrl ? { from: fromUrl, to: page.url() } : null;
-  const somethingHappened =
-    navigation !== null ||
-    openedPages.length > 0 ||
-    dialogs.length > 0 ||
-    downloads.length > 0 ||
-    requests.length > 0 ||
-    (changes !== null && !isEmptyDiff(changes)) ||
-    changes === null;
+  const outcome: Effect['outcome'] = seen.happened
+    ? 'completed'
+    : waited?.busy || watch.pending().some(relevantRequest)
+      ? 'dispatched'
+      : 'no_change';
   return {
     action: spec.action,
     ...(spec.ref ? { ref: spec.ref } : {}),
-    outcome: somethingHappened ? 'completed' : 'no_change',
+    outcome,
     navigation,
     opened_pages: openedPages,
     dialogs,
@@ -137,15 +285,28 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     changes,
     target,
     settle_ms: settleMs,
+    ...(waited ? { waited: { window_ms: waited.window_ms, saw: waited.saw, pending: waited.pending } } : {}),
     ...(message ? { message } : {}),
   };
+}
+
+/** "settled in 412 ms; waited for GET /api/search 200": how the effect was concluded. */
+function settleNote(e: Effect): string {
+  const w = e.waited;
+  let note = `settled in ${e.settle_ms} ms`;
+  if (!w) return note;
+  if (w.saw.length > 0) note += `; waited for ${w.saw.join(', ')}`;
+  if (w.pending.length > 0) note += `; still pending: ${w.pending.join(', ')}`;
+  if (w.saw.length === 0 && w.pending.length === 0)
+    note += `; watched ${w.window_ms} ms for changes or requests: none`;
+  return note;
 }
 
 /** A compact summary of an effect for a model. */
 export function renderEffect(e: Effect, targetLine?: string): string {
   const lines: string[] = [];
   const what = targetLine ? `${e.action} ${targetLine}` : e.action;
-  lines.push(`${what} → ${e.outcome} (settled in ${e.settle_ms} ms)`);
+  lines.push(`${what} → ${e.outcome} (${settleNote(e)})`);
   if (e.message) lines.push(e.message);
   if (e.target) {
     const t = e.target;

@@ -51,8 +51,20 @@ export function actInput(p: Act): Data {
       return { ...base, ref: p.ref, value: p.value };
     case 'drag':
       need(p.ref, 'drag', 'ref');
-      need(p.to_ref, 'drag', 'to_ref');
-      return { ...base, ref: p.ref, to_ref: p.to_ref };
+      need(
+        p.to_ref ?? p.to_x ?? p.to_y ?? p.offset_x ?? p.offset_y,
+        'drag',
+        'a target: to_ref, to_x and to_y, or offset_x/offset_y',
+      );
+      return defined({
+        ...base,
+        ref: p.ref,
+        to_ref: p.to_ref,
+        to_x: p.to_x,
+        to_y: p.to_y,
+        offset_x: p.offset_x,
+        offset_y: p.offset_y,
+      });
   }
 }
 

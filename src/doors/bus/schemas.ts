@@ -68,6 +68,10 @@ export const requests = {
     delta_y: z.number().optional().describe('scroll: vertical pixels, positive moves down'),
     value: z.string().optional().describe('select: option value or label'),
     to_ref: z.string().min(1).optional().describe('drag: ref of the drop target'),
+    to_x: z.number().optional().describe('drag: drop at this viewport x in CSS px (with to_y)'),
+    to_y: z.number().optional().describe('drag: drop at this viewport y in CSS px (with to_x)'),
+    offset_x: z.number().optional().describe("drag: move by this many px right from the source's centre"),
+    offset_y: z.number().optional().describe("drag: move by this many px down from the source's centre"),
   }),
   screenshot: req({
     session_id: sessionId,

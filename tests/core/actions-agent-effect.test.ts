@@ -1,0 +1,63 @@
+/**
+ * Effects an agent can trust: a click lets hover effects settle before pressing, delayed results
+ * are waited for (and the answer says what for), a page still busy answers dispatched, and a
+ * click that does nothing answers no_change after a bounded window.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, refOf, type Harness } from '../helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.close());
+
+describe('click moves the pointer first and lets hover effects settle', () => {
+  it('opens a menu whose icon only takes clicks once its hover state is applied', async () => {
+    const pageId = await h.open('actions/hover-menu.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'More actions') });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content).toMatch(/menuitem/);
+    const after = await h.refs(pageId, 'full');
+    expect(after.some((x: any) => x.role === 'menuitem' && x.accessible_name === 'Rename')).toBe(true);
+    // the change was there on settling: no effect window
+    expect(r.action.waited).toBeUndefined();
+  });
+});
+
+describe('the effect window', () => {
+  it('waits for a debounced search fetch after Enter and names the request it waited for', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    const box = refOf(refs, 'searchbox', 'Search');
+    await h.ok('browser_fill', { page_id: pageId, ref: box, value: 'cats' });
+    const r = await h.ok('browser_press', { page_id: pageId, ref: box, key: 'Enter' });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content).toMatch(/→ completed \(settled in \d+ ms; waited for GET \/slow\?ms=150&q=cats 200/);
+    expect(r.__content).toMatch(/cats alpha/);
+    expect(r.action.waited.saw).toContain('GET /slow?ms=150&q=cats 200');
+  });
+
+  it('answers dispatched when the request the action started is still running when the window closes', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_click', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Export everything'),
+    });
+    expect(r.action.outcome).toBe('dispatched');
+    expect(r.__content).toMatch(/→ dispatched \(settled in \d+ ms; still pending: GET \/slow\?ms=20000\)/);
+    expect(r.action.ok).toBe(true);
+  });
+
+  it('answers no_change for a click that does nothing, saying what it watched for', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Does nothing') });
+    expect(r.action.outcome).toBe('no_change');
+    expect(r.__content).toMatch(
+      /→ no_change \(settled in \d+ ms; watched \d+ ms for changes or requests: none\)/,
+    );
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Elements inside scrolling panes: clipped boxes are not in view, actions scroll every pane that
+ * holds their target before the hit test, and browser_scroll reveals or scrolls a pane.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, refOf, type Harness } from '../helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.close());
+
+const status = async (pageId: string, prefix: string) =>
+  ((await h.refs(pageId, 'full')).find((r: any) => r.role === 'status' && r.text.startsWith(prefix))?.text ??
+    '') as string;
+
+describe('in_viewport accounts for overflow clipping', () => {
+  it('marks rows scrolled out of a 150 px pane, and a nested pane below the fold of another, as not in view', async () => {
+    const pageId = await h.open('actions/panes.html');
+    const refs = await h.refs(pageId, 'full');
+    const rec = (role: string, name: string) =>
+      refs.find((r: any) => r.role === role && r.accessible_name === name);
+    expect(rec('button', 'Archive message 1').in_viewport).toBe(true);
+    expect(rec('button', 'Archive message 18').in_viewport).toBe(false);
+    expect(rec('region', 'Messages').in_viewport).toBe(true);
+    expect(rec('region', 'Inner pane').in_viewport).toBe(false);
+    expect(rec('button', 'Deep button').in_viewport).toBe(false);
+  });
+});
+
+describe('actions reach targets inside scrolled panes', () => {
+  it('clicks a row action at the bottom of a scrolling pane (scrolled into view, not "covered")', async () => {
+    const pageId = await h.open('actions/panes.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_click', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Archive message 18'),
+    });
+    expect(r.action.outcome).toBe('completed');
+    expect(await status(pageId, 'Archived')).toBe('Archived message 18');
+    const after = await h.refs(pageId, 'full');
+    expect(after.find((x: any) => x.accessible_name === 'Archive message 18').in_viewport).toBe(true);
+    expect(after.find((x: any) => x.accessible_name === 'Archive message 1').in_viewport).toBe(false);
+  });
+
+  it('clicks a button inside a pane nested in another pane', async () => {
+    const pageId = await h.open('actions/panes.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Deep button') });
+    expect(r.action.outcome).toBe('completed');
+    expect(await status(pageId, 'Deep')).toBe('Deep pressed');
+  });
+});
+
+describe('browser_scroll with panes', () => {
+  it('{ref} reveals an element inside its pane and says which pane scrolled', async () => {
+    const pageId = await h.open('actions/panes.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_scroll', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Archive message 12'),
+    });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.action.message).toMatch(/Scrolled e\d+ into view: pane region "Messages" \(e\d+\) 0,0 → 0,\d+/);
+    const again = await h.ok('browser_scroll', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Archive message 12'),
+    });
+    expect(again.action.outcome).toBe('no_change');
+    expect(again.action.message).toMatch(/already in view/);
+  });
+
+  it('{ref, delta_y} on a pane scrolls that pane and reports its scroll change', async () => {
+    const pageId = await h.open('actions/panes.html');
+    const refs = await h.refs(pageId, 'full');
+    const pane = refOf(refs, 'region', 'Messages');
+    const r = await h.ok('browser_scroll', { page_id: pageId, ref: pane, delta_y: 200 });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.action.message).toMatch(
+      new RegExp(`Scrolled pane region "Messages" \\(${pane}\\) 0,0 → 0,\\d+`),
+    );
+    expect(r.__content).toMatch(/scroll \[region ref=e\d+\] Messages → completed/);
+    const moved = Number(/0,0 → 0,(\d+)/.exec(r.action.message)![1]);
+    expect(moved).toBeGreaterThan(0);
+    const after = await h.refs(pageId, 'full');
+    expect(after.find((x: any) => x.accessible_name === 'Archive message 1').in_viewport).toBe(false);
+  });
+});
