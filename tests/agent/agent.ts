@@ -193,6 +193,8 @@ export class Agent {
   readonly transcript: string[] = [];
   lastAnswer = '';
   lines: Line[] = [];
+  /** The scope of the last listing. */
+  scope = '';
   /** The data records of the last listing (only for reading a field's value back, as the brief asks). */
   records: Record<string, unknown>[] = [];
 
@@ -219,6 +221,7 @@ export class Agent {
     const o = await this.tool('browser_list_elements', { scope, max_chars: 200_000 });
     if (!o.ok) this.giveUp(`browser_list_elements failed`);
     this.lines = parseListing(o.content);
+    this.scope = scope;
     const snap = (o.data as { snapshot?: { refs?: Record<string, unknown>[] } }).snapshot;
     this.records = snap?.refs ?? [];
     this.transcript.push(`  (${scope}: ${this.lines.length} lines)`);

@@ -65,6 +65,9 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
   it('sortable list (mouse-driven, jQuery UI style): move "Write report" to the top', async () => {
     const agent = await start('sortable.html');
     const item = await agent.locate({ name: 'Write report' }, 'the item to move');
+    // contract 5: items of a mouse-driven drag container offer drag and appear in the interactive scope
+    expect.soft(item.actions, item.raw).toContain('drag');
+    expect.soft(agent.scope, 'the item was found only in the full listing').toBe('interactive');
     const first =
       agent.find({ name: 'Buy milk' }) ?? (await agent.locate({ name: 'Buy milk' }, 'the first item'));
     if (!first.ref) return agent.giveUp('the first item has no ref');
@@ -129,6 +132,8 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
   it('slider built from spans: set Volume to 70 with the arrow keys', async () => {
     const agent = await start('slider.html');
     const handle = await sliderHandle(agent, 'Volume');
+    // contract 1: a role-less <span tabindex=0> is marked focusable
+    expect.soft(handle.states, handle.raw).toContain('focusable');
     for (let step = 0; step < 30; step++) {
       await agent.look('full');
       const v = sliderValue(agent, 'Volume', handle.ref!);
@@ -148,6 +153,12 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     const handle = await sliderHandle(agent, 'Bass');
     await agent.act('browser_drag', { ref: handle.ref, offset_x: 400, offset_y: 0 }, { expectChange: true });
     expect((await result(agent)).Bass).toBe(10);
+    // contract 2: a slider's line shows its value and range
+    await agent.look('full');
+    const after = agent.lines.find((l) => l.ref === handle.ref);
+    expect.soft(after?.max, after?.raw).toBe(10);
+    expect.soft(after?.min, after?.raw).toBe(0);
+    expect.soft(after?.value, after?.raw).toBe('10');
   });
 
   it('menu behind a hover-state icon: rename "Project Beta"', async () => {
@@ -157,6 +168,9 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     if (!project) return agent.giveUp('no "Project Beta" in the listing');
     const more = agent.find({ name: 'More actions', after: project });
     if (!more) return agent.giveUp('no "More actions" after "Project Beta"');
+    // contract 1: a role-less node with a click listener is marked clickable
+    const target = agent.actionable(more, 'click');
+    expect.soft(target.states, target.raw).toContain('clickable');
     await agent.click(more);
     const rename = await agent.locate({ role: 'menuitem', name: 'Rename' }, 'the Rename menu item');
     await agent.click(rename);
@@ -190,6 +204,8 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     if (!agent.find({ name: 'April 2027' })) return agent.giveUp('the calendar never showed April 2027');
     const day = agent.find({ name: '18', action: 'click' }) ?? agent.find({ name: '18' });
     if (!day?.ref) return agent.giveUp(`day 18 has no ref: ${day ? `"${day.raw.trim()}"` : 'not listed'}`);
+    // contract 1: a role-less day cell styled cursor:pointer is marked clickable
+    expect.soft(day.states, day.raw).toContain('clickable');
     await agent.click(day);
     expect((await result(agent)).date).toBe('2027-04-18');
   });
