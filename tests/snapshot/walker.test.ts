@@ -389,7 +389,8 @@ describe('ARIA widgets', () => {
         role: 'tab',
         name: 'Overview',
         states: ['selected'],
-        actions: click,
+        // tabindex=0: keys go to it (arrow keys move between tabs)
+        actions: ['click', 'press', 'hover', 'scroll'],
       });
       expect(byDomId(nodes, 'tab-b').states).toEqual([]);
       expect(byDomId(nodes, 'panel')).toMatchObject({
@@ -402,11 +403,11 @@ describe('ARIA widgets', () => {
       expect(byDomId(nodes, 'ti-src').states).toEqual(['expanded']);
       expect(byDomId(nodes, 'ti-docs').states).toEqual(['collapsed']);
       expect(byDomId(nodes, 'sw')).toMatchObject({ role: 'switch', name: 'Dark mode', states: [] });
-      expect(byDomId(nodes, 'sw').actions).toEqual(['click', 'check', 'hover', 'scroll']);
+      expect(byDomId(nodes, 'sw').actions).toEqual(['click', 'press', 'check', 'hover', 'scroll']);
       expect(byDomId(nodes, 'mixed').states).toEqual(['mixed']);
       expect(byDomId(nodes, 'toggle')).toMatchObject({ role: 'button', states: ['pressed'] });
       expect(byDomId(nodes, 'aria-slider')).toMatchObject({ role: 'slider', name: 'Level', value: 'seven' });
-      expect(byDomId(nodes, 'aria-slider').actions).toEqual(['click', 'press', 'hover', 'scroll']);
+      expect(byDomId(nodes, 'aria-slider').actions).toEqual(['click', 'press', 'drag', 'hover', 'scroll']);
       expect(find(nodes, 'listbox', 'Colours').states).toEqual(['multiselectable']);
       expect(byDomId(nodes, 'opt-red')).toMatchObject({ role: 'option', states: ['selected'] });
       expect(byDomId(nodes, 'combo')).toMatchObject({

@@ -48,6 +48,9 @@ const sameFields = (a: SnapNode, b: SnapNode): boolean =>
   a.ref === b.ref &&
   a.text === b.text &&
   a.value === b.value &&
+  a.valueMin === b.valueMin &&
+  a.valueMax === b.valueMax &&
+  a.description === b.description &&
   a.level === b.level &&
   a.opaque === b.opaque &&
   sameList(a.actions, b.actions) &&
@@ -79,16 +82,37 @@ export function diffOutlines(before: SnapNode[], after: SnapNode[], limit = 50):
     let same = -1;
     let line: string | null = null;
     for (let j = 0; j < prev.length && same < 0; j++) {
-      if (sameFields(prev[j]!, n) || lineOf(prev[j]!) === (line ??= lineOf(n))) same = j;
+      const p = prev[j]!;
+      // a value that changed past what the line shows is still a change
+      if (sameFields(p, n) || (p.value === n.value && lineOf(p) === (line ??= lineOf(n)))) same = j;
     }
     // shift() on the first entry is cheap even for the thousands of equal text lines of a table
     if (same === 0) prev.shift();
     else if (same > 0) prev.splice(same, 1);
-    else if (n.ref) push(diff.changed, `${line ?? lineOf(n)} (was: ${lineOf(prev.shift()!)})`);
-    else push(diff.added, line ?? lineOf(n));
+    else if (n.ref) {
+      const was = prev.shift()!;
+      const now = line ?? lineOf(n);
+      const before = lineOf(was);
+      push(
+        diff.changed,
+        now === before
+          ? `${now} (${valueChange(was.value ?? '', n.value ?? '')})`
+          : `${now} (was: ${before})`,
+      );
+    } else push(diff.added, line ?? lineOf(n));
   }
   for (const rest of old.values()) for (const n of rest) push(diff.removed, lineOf(n));
   return diff;
+}
+
+/** Where two long values part, for a line that shows only their equal start. */
+function valueChange(before: string, after: string): string {
+  let i = 0;
+  while (i < before.length && i < after.length && before[i] === after[i]) i++;
+  const from = Math.max(0, i - 10);
+  const cut = (v: string) =>
+    `${from > 0 ? '…' : ''}${v.slice(from, from + 60)}${v.length > from + 60 ? '…' : ''}`;
+  return `value changed from char ${i + 1}: ${JSON.stringify(cut(after))}, was ${JSON.stringify(cut(before))}`;
 }
 
 export const isEmptyDiff = (d: OutlineDiff): boolean =>

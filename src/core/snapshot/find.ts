@@ -15,6 +15,10 @@ export interface FindMatch {
   role: string;
   name: string;
   text: string;
+  /** The whole value of a control, verbatim. */
+  value?: string;
+  description?: string;
+  states: string[];
   actions: string[];
   bounding_box: { x: number; y: number; width: number; height: number };
   in_viewport: boolean;
@@ -41,6 +45,9 @@ export async function find(
     role: n.role,
     name: n.name,
     text: n.text ?? '',
+    ...(n.value !== undefined ? { value: n.value } : {}),
+    ...(n.description ? { description: n.description } : {}),
+    states: n.states,
     actions: n.actions,
     bounding_box: { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] },
     in_viewport: n.inView,

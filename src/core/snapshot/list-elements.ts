@@ -22,7 +22,13 @@ export interface RefRecord {
   attributes: Record<string, string>;
   allowed_actions: string[];
   states: string[];
+  /** The whole value, verbatim (lines may show only its start). */
   value?: string;
+  /** Bounds of a range widget (slider, spinbutton, progressbar, meter), when known. */
+  value_min?: number;
+  value_max?: number;
+  /** Accessible description, or an unnamed SVG shape's `fill #rrggbb`; absent when none. */
+  description?: string;
   frame_id: string;
   bounding_box: { x: number; y: number; width: number; height: number };
   in_viewport: boolean;
@@ -64,6 +70,9 @@ export function refRecord(n: SnapNode): RefRecord {
     allowed_actions: n.actions,
     states: n.states,
     ...(n.value !== undefined ? { value: n.value } : {}),
+    ...(n.valueMin !== undefined ? { value_min: n.valueMin } : {}),
+    ...(n.valueMax !== undefined ? { value_max: n.valueMax } : {}),
+    ...(n.description ? { description: n.description } : {}),
     frame_id: n.frameId,
     bounding_box: { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] },
     in_viewport: n.inView,

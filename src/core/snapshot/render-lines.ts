@@ -2,6 +2,8 @@
 import type { SnapNode } from './snapshot.js';
 
 const MAX_LABEL = 160;
+/** Longest value a line shows whole; a longer one is cut and its length given (value_length). */
+const MAX_VALUE = 80;
 
 function clip(s: string, n = MAX_LABEL): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
@@ -15,11 +17,22 @@ export function nodeLine(n: SnapNode): string {
   if (n.ref) head += ` ref=${n.ref}`;
   if (n.level !== undefined) head += ` level=${n.level}`;
   for (const s of n.states) head += ` ${s}`;
-  if (n.value !== undefined && n.value !== '') head += ` value=${JSON.stringify(clip(n.value, 80))}`;
+  if (n.value !== undefined && n.value !== '') {
+    // the data record carries the whole value; the line says when it shows only the start
+    const v = n.value;
+    head +=
+      v.length > MAX_VALUE
+        ? ` value=${JSON.stringify(`${v.slice(0, MAX_VALUE - 1)}…`)} value_length=${v.length}`
+        : ` value=${JSON.stringify(v)}`;
+  }
+  if (n.valueMin !== undefined) head += ` min=${n.valueMin}`;
+  if (n.valueMax !== undefined) head += ` max=${n.valueMax}`;
   if (n.opaque) head += ` opaque=${JSON.stringify(n.opaque)}`;
   if (n.actions.length > 0) head += ` actions=${n.actions.join(',')}`;
   const label = n.name || n.text || '';
-  const extra = n.name && n.text && n.text !== n.name ? ` — ${clip(n.text, 80)}` : '';
+  let extra = n.name && n.text && n.text !== n.name ? ` — ${clip(n.text, 80)}` : '';
+  // a description tells apart what has no name (an SVG bar by its fill colour)
+  if (!n.name && n.description) extra += ` — ${clip(n.description, 80)}`;
   return `[${head}]${label ? ` ${clip(label)}` : ''}${extra}`;
 }
 

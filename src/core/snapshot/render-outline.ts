@@ -60,7 +60,11 @@ export function outlineLine(n: SnapNode): string | null {
   if (label) line += ` ${quote(label)}`;
   if (n.value !== undefined && n.value !== '') line += ` = ${quote(n.value)}`;
   if (n.level !== undefined) line += ` [level=${n.level}]`;
+  if (n.valueMin !== undefined) line += ` [valuemin=${n.valueMin}]`;
+  if (n.valueMax !== undefined) line += ` [valuemax=${n.valueMax}]`;
   for (const s of n.states) line += ` [${s}]`;
+  // what tells apart a node without a name (an SVG bar by its fill colour)
+  if (!label && n.description) line += ` [description=${quote(n.description)}]`;
   if (n.opaque) line += ` [opaque=${quote(n.opaque)}]`;
   if (n.ref) line += ` [ref=${n.ref}]`;
   return line;

@@ -14,7 +14,13 @@ export interface SnapNode {
   role: string;
   name: string;
   text?: string;
+  /** Verbatim and complete (see WalkNode.value). */
   value?: string;
+  /** Bounds of a range widget, when known. */
+  valueMin?: number;
+  valueMax?: number;
+  /** Accessible description, or an unnamed SVG shape's `fill #rrggbb`. */
+  description?: string;
   level?: number;
   states: string[];
   actions: string[];

@@ -49,7 +49,9 @@ export function decodeWalk(
   offset: [number, number],
   visible: boolean,
 ): FrameWalk {
-  const { strs, data, count } = w;
+  const { strs, count } = w;
+  // null only in the range slots, which are read as they are
+  const data = w.data as number[];
   const lists = new Map<number, string[]>();
   const list = (i: number): string[] => {
     let xs = lists.get(i);
@@ -100,6 +102,13 @@ export function decodeWalk(
     }
     let inset: [number, number] = [0, 0];
     if (flags & WIRE.INSET) inset = [data[k++]!, data[k++]!];
+    if (flags & WIRE.RANGE) {
+      const min = data[k++];
+      const max = data[k++];
+      if (typeof min === 'number') node.valueMin = min;
+      if (typeof max === 'number') node.valueMax = max;
+    }
+    if (flags & WIRE.DESCRIPTION) node.description = strs[data[k++]!]!;
     if (flags & WIRE.FRAME && id) {
       owners.push({
         index: i,

@@ -20,8 +20,13 @@ export interface ObservationEntry {
   role: string;
   name: string;
   value?: string;
+  /** The accessible description (seed 000's `description`), when there is one. */
+  description?: string;
   text?: string;
   level?: number;
+  /** Bounds of a range widget, when known (puppeteer's valuemin / valuemax). */
+  valuemin?: number;
+  valuemax?: number;
   states: string[];
 }
 
@@ -59,7 +64,19 @@ const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'm
 /** The fields of a walked node an observation uses; `shown` = kept by the page-side filter. */
 type Slim = Pick<
   WalkNode,
-  'id' | 'role' | 'name' | 'value' | 'text' | 'level' | 'states' | 'tag' | 'inView' | 'frame'
+  | 'id'
+  | 'role'
+  | 'name'
+  | 'value'
+  | 'valueMin'
+  | 'valueMax'
+  | 'description'
+  | 'text'
+  | 'level'
+  | 'states'
+  | 'tag'
+  | 'inView'
+  | 'frame'
 > & {
   shown: boolean;
 };
@@ -97,6 +114,9 @@ function walkInPage(api: BrowPageApi, f: PageFilter): Walk {
       shown,
     };
     if (n.value !== undefined) s.value = n.value;
+    if (n.valueMin !== undefined) s.valueMin = n.valueMin;
+    if (n.valueMax !== undefined) s.valueMax = n.valueMax;
+    if (n.description) s.description = n.description;
     if (n.text) s.text = n.text;
     if (n.level !== undefined) s.level = n.level;
     if (n.frame) s.frame = true;
@@ -171,14 +191,16 @@ function states(n: Slim): string[] {
     else out.push(s);
   }
   if (CHECKABLE.has(n.role) && !has('checked') && !has('mixed')) out.push('checked=false');
-  if (n.tag === 'textarea') out.push('multiline');
   return out;
 }
 
 function entry(id: number, n: Slim): ObservationEntry {
   const e: ObservationEntry = { id, role: n.role, name: n.name, states: states(n) };
   if (n.value !== undefined) e.value = n.value;
+  if (n.description) e.description = n.description;
   if (n.text) e.text = n.text;
+  if (n.valueMin !== undefined) e.valuemin = n.valueMin;
+  if (n.valueMax !== undefined) e.valuemax = n.valueMax;
   if (n.level !== undefined) e.level = n.level;
   return e;
 }

@@ -47,6 +47,16 @@ export class Attrs {
   multiselectable = false;
   valuetext: string | null = null;
   valuenow: string | null = null;
+  valuemin: string | null = null;
+  valuemax: string | null = null;
+  /** aria-multiline. */
+  multiline: string | null = null;
+  /** aria-description. */
+  description: string | null = null;
+  /** aria-describedby. */
+  describedby: string | null = null;
+  /** aria-roledescription. */
+  roledescription: string | null = null;
   placeholder: string | null = null;
   editable: string | null = null;
   draggable = false;
@@ -129,6 +139,24 @@ export function readAttrs(el: Element): Attrs {
         break;
       case 'aria-valuenow':
         a.valuenow = v;
+        break;
+      case 'aria-valuemin':
+        a.valuemin = v;
+        break;
+      case 'aria-valuemax':
+        a.valuemax = v;
+        break;
+      case 'aria-multiline':
+        a.multiline = v;
+        break;
+      case 'aria-description':
+        a.description = v;
+        break;
+      case 'aria-describedby':
+        a.describedby = v;
+        break;
+      case 'aria-roledescription':
+        a.roledescription = v;
         break;
       case 'aria-placeholder':
       case 'placeholder':

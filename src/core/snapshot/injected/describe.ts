@@ -8,13 +8,18 @@ import { CLICK_CHECKED, QUIET, TEXT_LEVEL, computeRole, explicitRole, roleFlags 
 import { composedParent } from './shadow.js';
 import type { DescribeResult, HitCover } from './types.js';
 import { deepActiveElement } from './walk.js';
+import { tagFlags } from './tags.js';
 import {
   actionsOf,
   checkedOf,
+  describedText,
+  dragSignal,
   hasClickSignal,
+  hasPointerSignal,
   isDisabled,
   isEditableRoot,
   isScrollable,
+  rangeOf,
   statesOf,
   valueOf,
 } from './widget.js';
@@ -46,15 +51,34 @@ export function describeElement(el: Element): DescribeResult {
   const disabled = isDisabled(el, tag, a);
   const select = tag === 'option' ? (elClosest(el, 'select') as HTMLSelectElement | null) : null;
   const inDropdown = !!select && !select.multiple && select.size <= 1;
+  const rf = roleFlags(role);
+  // the element's own cursor (not inherited), as the walk reads it
+  const cursor = computedStyle(el).cursor;
+  const p = composedParent(el);
+  const ownCursor = !p || computedStyle(p).cursor !== cursor ? cursor : '';
+  const clickState =
+    clickable &&
+    role === 'generic' &&
+    (a.tabindex === null || ownCursor === 'pointer' || hasPointerSignal(el, a));
+  const drag = !disabled && dragSignal(el, tag, role, a, tagFlags(tag), ownCursor);
   const out: DescribeResult = {
     role,
     name: computeName(el, tag, a, role),
-    states: statesOf(el, tag, role, a, deepActiveElement(), disabled),
-    actions: actionsOf(el, tag, role, a, clickable, disabled, isScrollable(el), inDropdown),
+    states: statesOf(el, tag, role, a, deepActiveElement(), disabled, rf, clickState),
+    actions: actionsOf(el, tag, role, a, clickable, disabled, isScrollable(el), inDropdown, rf, drag),
     tag,
-    value: valueOf(el, tag, role, a),
-    checked: checkedOf(el, tag, role, a),
+    value: valueOf(el, tag, role, a, rf),
+    checked: checkedOf(el, tag, role, a, rf),
   };
+  const range = rangeOf(el, tag, role, a, rf);
+  if (range !== null) {
+    if (range[0] !== undefined) out.valueMin = range[0];
+    if (range[1] !== undefined) out.valueMax = range[1];
+  }
+  if (a.description !== null || a.describedby !== null) {
+    const description = describedText(el, a);
+    if (description) out.description = description;
+  }
   return out;
 }
 

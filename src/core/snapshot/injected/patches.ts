@@ -63,10 +63,15 @@ function patchAttachShadow(): void {
 }
 
 const CLICK_TYPES = table<true>({ click: true, mousedown: true, pointerdown: true, mouseup: true });
+/** Listener types a mouse-driven drag starts from (jQuery UI, SortableJS, hand-written drags). */
+const PRESS_TYPES = table<true>({ mousedown: true, pointerdown: true, touchstart: true });
 /** Distinct listener types per element; a click listener counts only on elements with few types. */
 const listenerTypes = new SafeWeakMap<Element, SafeSet<string>>();
 const clickListened = new SafeWeakMap<Element, true>();
+const pressListened = new SafeWeakMap<Element, true>();
 let anyListener = false;
+/** How many elements (ever) got a press listener: none, and drag containers need no lookups. */
+let pressElements = 0;
 /** More distinct types than this and the element is a delegation root (React's root container). */
 const DELEGATION_TYPES = 12;
 
@@ -86,6 +91,10 @@ function patchAddEventListener(): void {
             clickListened.set(el, true);
             anyListener = true;
           }
+          if (PRESS_TYPES[type] === true && !pressListened.get(el)) {
+            pressListened.set(el, true);
+            pressElements++;
+          }
         }
       } catch {
         // never break the page
@@ -102,6 +111,31 @@ export function hasClickListener(el: Element): boolean {
   if (!anyListener || !clickListened.get(el)) return false;
   const types = listenerTypes.get(el);
   return !types || types.size <= DELEGATION_TYPES;
+}
+
+/**
+ * Whether a mousedown/pointerdown/touchstart listener was added to this element, which is not
+ * body/html and not a delegation root: where a mouse-driven drag (a sortable list, a draggable
+ * box, a slider track) starts.
+ */
+export function hasPressListener(el: Element): boolean {
+  if (pressElements === 0 || !pressListened.get(el)) return false;
+  const tag = el.localName;
+  if (tag === 'body' || tag === 'html') return false;
+  const types = listenerTypes.get(el);
+  return !types || types.size <= DELEGATION_TYPES;
+}
+
+/**
+ * Whether the parent, grandparent or great-grandparent of an element listens for presses (see
+ * hasPressListener): the element is an item of a mouse-driven drag container. Three WeakMap
+ * lookups at most, none when no element of the document ever got such a listener.
+ */
+export function inPressContainer(el: Element): boolean {
+  if (pressElements === 0) return false;
+  let p = el.parentElement;
+  for (let i = 0; p && i < 3; i++, p = p.parentElement) if (hasPressListener(p)) return true;
+  return false;
 }
 
 /** Install both patches (once per document). */

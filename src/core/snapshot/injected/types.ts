@@ -12,11 +12,22 @@ export interface WalkNode {
   name: string;
   /** Own text not represented by emitted children, for roles that do not take their name from content. */
   text?: string;
-  /** Current value of a control. Never the value of a password field ('••••' when non-empty). */
+  /**
+   * Current value of a control, verbatim and complete. Never the value of a password field ('••••'
+   * when non-empty). Range widgets: aria-valuetext, else aria-valuenow, else the native value.
+   */
   value?: string;
+  /** Lower and upper bound of a range widget (slider, spinbutton, progressbar…), when known. */
+  valueMin?: number;
+  valueMax?: number;
+  /** Accessible description (aria-description / aria-describedby), or an unnamed SVG shape's `fill #rrggbb`. */
+  description?: string;
   /** Heading level. */
   level?: number;
-  /** checked, mixed, disabled, expanded, collapsed, selected, focused, required, readonly, pressed, invalid, multiselectable, modal. */
+  /**
+   * checked, mixed, disabled, expanded, collapsed, selected, focused, required, readonly, pressed,
+   * invalid, multiselectable, modal, multiline, focusable, clickable (in this order).
+   */
   states: string[];
   /** Allowed actions, in the order click, fill, type, press, select, check, upload, drag, hover, scroll. */
   actions: string[];
@@ -93,18 +104,13 @@ export interface DescribeResult {
   role: string;
   name: string;
   value?: string;
+  valueMin?: number;
+  valueMax?: number;
+  description?: string;
   checked?: boolean | 'mixed';
   states: string[];
   actions: string[];
   tag: string;
-}
-
-/** visibleBox(): an element's box and its part inside the viewport and its overflow ancestors. */
-export interface VisibleBox {
-  box: { x: number; y: number; width: number; height: number };
-  visible: { x: number; y: number; width: number; height: number } | null;
-  /** The centre of the box is not clipped. */
-  centreVisible: boolean;
 }
 
 /** The API object installed once per document. */
@@ -124,8 +130,6 @@ export interface BrowPageApi {
   mutations(): { seq: number; lastAt: number };
   /** x, y in this frame's viewport CSS px. */
   hitTarget(id: number, x: number, y: number): HitResult;
-  /** The element's box and its visible part (viewport ∩ overflow clips), or null if gone. */
-  visibleBox(id: number): VisibleBox | null;
   describe(id: number): DescribeResult | null;
 }
 

@@ -25,7 +25,7 @@ import {
   implicitRole,
   roleFlags,
 } from './roles.js';
-import { CAPTION, CELL, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
+import { CAPTION, CELL, FORM_CONTROL, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
 import { RowCells, TableGeometry, cellColumn, rowCells } from './table-boxes.js';
 import {
   TextCtxStack,
@@ -41,7 +41,21 @@ import { StyleCache } from './style-cache.js';
 import { CAP, collapse, hasText } from './text.js';
 import type { WalkNode } from './types.js';
 import { CONTENTS, GONE, INVISIBLE, visibilityOf } from './visibility.js';
-import { actionsOf, hasClickSignal, isDisabled, isEditableRoot, statesOf, valueOf } from './widget.js';
+import { emitSvgParts } from './svg.js';
+import {
+  actionsOf,
+  describedText,
+  dragSignal,
+  hasClickSignal,
+  hasPointerSignal,
+  isDisabled,
+  isDragCursor,
+  isEditableRoot,
+  rangeOf,
+  statesOf,
+  valueOf,
+} from './widget.js';
+import { hasPressListener } from './patches.js';
 
 /** Content we cannot read, shown as an opaque line. */
 const OPAQUE = table<string>({
@@ -299,6 +313,10 @@ export class Walker implements Emitter {
     let scrollable = false;
     let editable = false;
     let cursor: string | undefined;
+    /** The parent's cursor, when `cursor` was computed (an own cursor differs from it). */
+    let parentCur: string | undefined;
+    /** A mouse-drag signal found while deciding to emit (see dragSignal). */
+    let drag = false;
     const opaque = OPAQUE[tag];
     if (!invisible) {
       if (
@@ -310,7 +328,7 @@ export class Walker implements Emitter {
         if (rf & CLICK_CHECKED) {
           if (hasClickSignal(el, a)) clickable = true;
           else if (!contents) {
-            const parentCur = this.parentCursor(parent, parentCursor);
+            parentCur = this.parentCursor(parent, parentCursor);
             cursor = this.styles.cursor(el, tag, a, parentCur);
             clickable = cursor === 'pointer' && parentCur !== 'pointer';
           }
@@ -322,9 +340,12 @@ export class Walker implements Emitter {
         else if (hasClickSignal(el, a) || (tag === 'label' && labelsHiddenControl(el)))
           clickable = emit = true;
         else if (tag !== 'label' && !contents) {
-          const parentCur = this.parentCursor(parent, parentCursor);
+          parentCur = this.parentCursor(parent, parentCursor);
           cursor = this.styles.cursor(el, tag, a, parentCur);
           if (cursor === 'pointer' && parentCur !== 'pointer') clickable = emit = true;
+          // its own grab/move cursor, or an item of a container listening for presses (a sortable)
+          else if (isDragCursor(cursor) && parentCur !== cursor) drag = emit = true;
+          else if (parent !== null && hasPressListener(parent)) drag = emit = true;
         }
         if (!emit && a.label !== null && hasText(a.label)) emit = true;
         if (
@@ -392,12 +413,40 @@ export class Walker implements Emitter {
       const col = cellColumn(this.row, el, tag, a);
       if (col >= 0) this.boxes.cell(job, this.row.table, col, this.row.job);
     }
-    node.states = statesOf(el, tag, role, a, this.focused, disabled, roleF);
-    node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false, roleF);
+    // The own cursor of a focusable, explicitly roled or script-clickable element (a drag handle
+    // button, a thumb, a box moved by its own mousedown listener).
+    if (
+      cursor === undefined &&
+      !contents &&
+      (a.tabindex !== null || explicit !== null || clickable) &&
+      !(tf & (LEAF | FORM_CONTROL | CELL)) &&
+      tag !== 'a'
+    ) {
+      parentCur = this.parentCursor(parent, parentCursor);
+      cursor = this.styles.cursor(el, tag, a, parentCur);
+    }
+    const ownCursor = cursor !== undefined && cursor !== parentCur ? cursor : '';
+    if (!drag) drag = dragSignal(el, tag, role, a, tf, ownCursor);
+    // clickable as a state: by a pointer signal, not by a tabindex alone (that is `focusable`)
+    const clickState =
+      clickable &&
+      role === 'generic' &&
+      (a.tabindex === null || ownCursor === 'pointer' || hasPointerSignal(el, a));
+    node.states = statesOf(el, tag, role, a, this.focused, disabled, roleF, clickState);
+    node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false, roleF, drag);
     if (a.keep) node.attrs = a.keep;
     if (role === 'heading') node.level = headingLevel(tag, a);
     const value = valueOf(el, tag, role, a, roleF);
     if (value !== undefined) node.value = value;
+    const range = rangeOf(el, tag, role, a, roleF);
+    if (range !== null) {
+      if (range[0] !== undefined) node.valueMin = range[0];
+      if (range[1] !== undefined) node.valueMax = range[1];
+    }
+    if (a.description !== null || a.describedby !== null) {
+      const description = describedText(el, a);
+      if (description) node.description = description;
+    }
     if (clickable && role === 'generic') node.clickable = true;
     if (tag === 'iframe' || tag === 'frame') {
       node.frame = true;
@@ -421,6 +470,14 @@ export class Walker implements Emitter {
         const text = collapse(el.textContent ?? '', CAP);
         if (text) node.text = text;
       }
+      // Clickable shapes, links and groups of an inline SVG get lines (and refs) of their own.
+      if (tag === 'svg')
+        emitSvgParts(
+          this,
+          el,
+          ctx.depth + 1,
+          cursor ?? this.styles.cursor(el, tag, a, this.parentCursor(parent, parentCursor)),
+        );
       return given ?? '';
     }
     const covered = ctx.covered || fromContent || editable || (roleF & CHILDREN_PRESENTATIONAL) !== 0;
@@ -483,6 +540,11 @@ export class Walker implements Emitter {
     if (!node.name) node.name = role === 'term' ? text : nameSuffix(el, a, role);
     if (text && text !== node.name) node.text = text;
     return given ?? (hasText(content) ? content : recursionTitle(el, a, role));
+  }
+
+  /** The computed cursor of an element, through this walk's cache (for the SVG parts). */
+  cursorOf(el: Element, tag: string, a: Attrs, parentCursor: string): string {
+    return this.styles.cursor(el, tag, a, parentCursor);
   }
 
   /** The computed cursor of the parent, computed only when needed. */

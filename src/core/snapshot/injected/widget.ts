@@ -3,10 +3,18 @@ import type { Attrs } from './attrs.js';
 import { selectedLabels } from './accname.js';
 import { SafeSet } from './collections.js';
 import { computedStyle, elMatches, freeze } from './natives.js';
-import { hasClickListener } from './patches.js';
+import { hasClickListener, inPressContainer } from './patches.js';
 import { CHECKABLE, CLICK_ROLE, RANGE_ROLE, TEXT_ROLE, roleFlags } from './roles.js';
-import { FORM_CONTROL, tagFlags } from './tags.js';
-import { CAP, cap, collapse, tokens } from './text.js';
+import { CELL, FORM_CONTROL, tagFlags } from './tags.js';
+import {
+  docGetElementById,
+  fragGetElementById,
+  nodeGetRootNode,
+  strIndexOf,
+  strToLower,
+  table,
+} from './natives.js';
+import { CAP, collapse, hasText, tokens } from './text.js';
 
 const NO_STATES = freeze([]) as unknown as string[];
 const NON_TEXT_INPUTS = new SafeSet(
@@ -75,6 +83,7 @@ export function statesOf(
   focused: Element | null,
   disabled: boolean,
   rf = roleFlags(role),
+  clickable = false,
 ): string[] {
   const s: string[] = [];
   const checked = checkedOf(el, tag, role, a, rf);
@@ -110,10 +119,154 @@ export function statesOf(
   if (a.multiselectable || (tag === 'select' && (el as HTMLSelectElement).multiple))
     s[s.length] = 'multiselectable';
   if (a.modal || (tag === 'dialog' && elMatches(el, ':modal'))) s[s.length] = 'modal';
+  if (isMultiline(el, tag, a)) s[s.length] = 'multiline';
+  if (a.tabindex !== null && isFocusable(el, tag, role, a, rf)) s[s.length] = 'focusable';
+  if (clickable && role === 'generic') s[s.length] = 'clickable';
   return s.length ? s : NO_STATES;
 }
 
-/** The current value of a control; never a password (a mask instead); undefined when none. */
+/**
+ * Takes more than one line: a textarea, aria-multiline="true", or a contenteditable root that is
+ * not display:inline (and not aria-multiline="false").
+ */
+export function isMultiline(el: Element, tag: string, a: Attrs): boolean {
+  if (tag === 'textarea' || a.multiline === 'true') return true;
+  if (a.editable === null || a.multiline === 'false' || !isEditableRoot(el, a)) return false;
+  return computedStyle(el).display !== 'inline';
+}
+
+/** Focusable natively (the browser puts it in the tab order without a tabindex). */
+const NATIVE_FOCUS = table<true>({
+  button: true,
+  input: true,
+  select: true,
+  textarea: true,
+  summary: true,
+  iframe: true,
+  frame: true,
+  object: true,
+  embed: true,
+});
+
+/** Roles of widgets (and composite widgets): focus on them is expected, not worth a state. */
+const WIDGET_ROLES = table<true>({
+  slider: true,
+  spinbutton: true,
+  scrollbar: true,
+  separator: true,
+  menu: true,
+  menubar: true,
+  tablist: true,
+  tree: true,
+  treegrid: true,
+  grid: true,
+  radiogroup: true,
+  toolbar: true,
+});
+
+/**
+ * tabindex ≥ 0 on an element that is not natively focusable and has no widget role: a role-less
+ * widget (a slider thumb made of a span) that takes keys. Callers check a.tabindex !== null first.
+ */
+export function isFocusable(el: Element, tag: string, role: string, a: Attrs, rf = roleFlags(role)): boolean {
+  if ((el as HTMLElement).tabIndex < 0) return false;
+  if (NATIVE_FOCUS[tag] === true || ((tag === 'a' || tag === 'area') && a.href)) return false;
+  if (a.editable !== null && (el as HTMLElement).isContentEditable) return false;
+  if (tag === 'audio' || tag === 'video') return !(el as HTMLMediaElement).controls;
+  return !(rf & (CLICK_ROLE | TEXT_ROLE | CHECKABLE)) && WIDGET_ROLES[role] !== true;
+}
+
+/** A number from an attribute or property text, or undefined (unary plus: nothing to patch). */
+function num(v: string | null | undefined): number | undefined {
+  if (v === null || v === undefined || !hasText(v)) return undefined;
+  const n = +v;
+  return n === n && n !== 1 / 0 && n !== -1 / 0 ? n : undefined;
+}
+
+/**
+ * The range of a slider, spinbutton, scrollbar, progressbar or meter ([min, max], either
+ * undefined when unknown), or null when the element has no range. Native inputs, progress and
+ * meter from their DOM; ARIA widgets from aria-valuemin/max only (no defaults assumed).
+ */
+export function rangeOf(
+  el: Element,
+  tag: string,
+  role: string,
+  a: Attrs,
+  rf = roleFlags(role),
+): [number | undefined, number | undefined] | null {
+  if (tag === 'input') {
+    const input = el as HTMLInputElement;
+    const type = input.type;
+    if (type === 'range') return [num(input.min) ?? 0, num(input.max) ?? 100];
+    if (type === 'number') {
+      const r: [number | undefined, number | undefined] = [num(input.min), num(input.max)];
+      return r[0] === undefined && r[1] === undefined ? null : r;
+    }
+    return null;
+  }
+  if (tag === 'progress') return [0, (el as HTMLProgressElement).max];
+  if (tag === 'meter') return [(el as HTMLMeterElement).min, (el as HTMLMeterElement).max];
+  if (!(rf & RANGE_ROLE) || (a.valuemin === null && a.valuemax === null)) return null;
+  const r: [number | undefined, number | undefined] = [num(a.valuemin), num(a.valuemax)];
+  return r[0] === undefined && r[1] === undefined ? null : r;
+}
+
+/** aria-description, else the text of the aria-describedby elements (collapsed, capped); '' if none. */
+export function describedText(el: Element, a: Attrs): string {
+  if (a.description !== null && hasText(a.description)) return collapse(a.description, CAP);
+  if (a.describedby === null) return '';
+  const ids = tokens(a.describedby);
+  let out = '';
+  const root = nodeGetRootNode(el) as Node;
+  for (let i = 0; i < ids.length && out.length < CAP; i++) {
+    const ref =
+      root.nodeType === 9
+        ? docGetElementById(root, ids[i]!)
+        : root.nodeType === 11
+          ? fragGetElementById(root, ids[i]!)
+          : null;
+    if (!ref || ref === el) continue;
+    const t = collapse(ref.textContent ?? '', CAP);
+    if (t) out = out ? out + ' ' + t : t;
+  }
+  return collapse(out, CAP);
+}
+
+/** Cursors that say "this can be dragged". */
+export function isDragCursor(cursor: string | undefined): boolean {
+  return cursor === 'grab' || cursor === 'grabbing' || cursor === 'move' || cursor === '-webkit-grab';
+}
+
+/**
+ * Signals that an element is dragged with the mouse, beyond draggable="true" and role slider:
+ * its own cursor grab/grabbing/move (`ownCursor`, '' when unknown or inherited), an
+ * aria-roledescription naming it sortable/draggable (dnd-kit), or a press listener on an ancestor
+ * within three levels (an item of a sortable list). An element's own press listener is not one: a
+ * sortable's container and a slider's track have it too (browser_drag accepts them all the same).
+ */
+export function dragSignal(
+  el: Element,
+  tag: string,
+  role: string,
+  a: Attrs,
+  tf: number,
+  ownCursor: string,
+): boolean {
+  if (isDragCursor(ownCursor)) return true;
+  if (a.roledescription !== null) {
+    const d = strToLower(a.roledescription);
+    if (strIndexOf(d, 'sortable') >= 0 || strIndexOf(d, 'drag') >= 0) return true;
+  }
+  if (tf & (FORM_CONTROL | CELL) && tag !== 'button') return false;
+  return inPressContainer(el);
+}
+
+/**
+ * The current value of a control, verbatim and complete (not collapsed, not capped); never a
+ * password (a mask instead); undefined when none. Range widgets: aria-valuetext, else
+ * aria-valuenow, else the native value. A contenteditable root: its innerText.
+ */
 export function valueOf(
   el: Element,
   tag: string,
@@ -122,7 +275,14 @@ export function valueOf(
   rf = roleFlags(role),
 ): string | undefined {
   let v: string | undefined;
-  if (tag === 'input') {
+  if (
+    rf & RANGE_ROLE &&
+    (a.valuetext !== null || a.valuenow !== null) &&
+    tag !== 'progress' &&
+    tag !== 'meter'
+  )
+    v = a.valuetext ?? a.valuenow ?? '';
+  else if (tag === 'input') {
     const input = el as HTMLInputElement;
     const type = input.type;
     if (type === 'password') return input.value ? '••••' : undefined;
@@ -135,11 +295,14 @@ export function valueOf(
     } else if (!NON_TEXT_INPUTS.has(type) || type === 'range' || type === 'color') v = input.value;
   } else if (tag === 'textarea') v = (el as HTMLTextAreaElement).value;
   else if (tag === 'select') v = selectedLabels(el as HTMLSelectElement);
-  else if (rf & RANGE_ROLE && (a.valuetext !== null || a.valuenow !== null))
-    v = a.valuetext ?? a.valuenow ?? '';
   else if (tag === 'progress' || tag === 'meter') v = String((el as HTMLProgressElement).value);
-  else if (isEditableRoot(el, a)) v = collapse(el.textContent ?? '', CAP);
-  return v ? cap(v) : undefined;
+  else if (isEditableRoot(el, a)) v = (el as HTMLElement).innerText ?? el.textContent ?? '';
+  return v ? v : undefined;
+}
+
+/** Click signals that are not a tabindex: onclick (attribute or property) or a recorded click-like listener. */
+export function hasPointerSignal(el: Element, a: Attrs): boolean {
+  return a.onclick || hasClickListener(el) || typeof (el as HTMLElement).onclick === 'function';
 }
 
 /** Cheap click signals of a role-less element: onclick, tabindex ≥ 0, or a recorded listener. */
@@ -203,6 +366,7 @@ export function actionsOf(
   scrollable: boolean,
   inDropdown: boolean,
   rf = roleFlags(role),
+  drag = false,
 ): string[] {
   let m = scrollable ? SCROLL : 0;
   const inputType = tag === 'input' ? (el as HTMLInputElement).type : '';
@@ -215,7 +379,9 @@ export function actionsOf(
   else if (tag === 'option' && inDropdown) return actionList(0);
   else if (rf & CLICK_ROLE || clickable || tag === 'summary') m |= CLICK | HOVER | SCROLL;
   else if (disabled) disabled = false; // not a control: nothing to disable
-  if (disabled) m = HOVER | SCROLL;
-  else if (a.draggable) m |= DRAG | HOVER | SCROLL;
+  if (disabled) return actionList(HOVER | SCROLL);
+  if (a.draggable || drag || role === 'slider') m |= DRAG | HOVER | SCROLL;
+  // keys go to anything put in the tab order by tabindex (a thumb, a custom button, a pane)
+  if (a.tabindex !== null && (el as HTMLElement).tabIndex >= 0) m |= m & ~SCROLL ? PRESS : PRESS | HOVER;
   return actionList(m);
 }

@@ -16,6 +16,9 @@ export const WIRE = {
   ACTIONS: 128,
   ATTRS: 256,
   INSET: 512,
+  /** Range bounds follow: min and max, each a number or null when unknown. */
+  RANGE: 1024,
+  DESCRIPTION: 2048,
 } as const;
 
 /** Separates the states (or actions) of a node inside their one shared string. */
@@ -24,10 +27,11 @@ export const LIST_SEP = '\u0001';
 /**
  * A walk in wire form. Per node in `data`: flags, id, depth, role, name, tag, x, y, width,
  * height (strings as indexes into `strs`); then, when their flag is set: text, value, level,
- * opaque, states, actions, attribute count and name/value pairs, frame inset x and y.
+ * opaque, states, actions, attribute count and name/value pairs, frame inset x and y, range
+ * min and max (null when unknown), description.
  */
 export interface WireWalk extends Omit<WalkResult, 'nodes'> {
   strs: string[];
-  data: number[];
+  data: (number | null)[];
   count: number;
 }

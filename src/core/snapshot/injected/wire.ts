@@ -27,7 +27,7 @@ export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): s
     for (let i = 0; i < xs.length; i++) s += (i ? LIST_SEP : '') + xs[i]!;
     return str(s);
   };
-  const data: number[] = [];
+  const data: (number | null)[] = [];
   let k = 0;
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i]!;
@@ -43,6 +43,9 @@ export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): s
     for (const name in n.attrs) (attrNames ??= [])[attrNames.length] = name;
     if (attrNames) flags |= WIRE.ATTRS;
     if (n.frameInset) flags |= WIRE.INSET;
+    const ranged = n.valueMin !== undefined || n.valueMax !== undefined;
+    if (ranged) flags |= WIRE.RANGE;
+    if (n.description) flags |= WIRE.DESCRIPTION;
     data[k++] = flags;
     data[k++] = n.id;
     data[k++] = n.depth;
@@ -70,6 +73,11 @@ export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): s
       data[k++] = n.frameInset[0];
       data[k++] = n.frameInset[1];
     }
+    if (ranged) {
+      data[k++] = n.valueMin ?? null;
+      data[k++] = n.valueMax ?? null;
+    }
+    if (flags & WIRE.DESCRIPTION) data[k++] = str(n.description!);
   }
   const wire: WireWalk = {
     docKey: res.docKey,
