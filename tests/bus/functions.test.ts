@@ -265,7 +265,7 @@ describe('act', () => {
       /needs text/,
     );
     expect((await env.fail('browser::act', { session_id: sid, action: 'drag', ref: 'e1' })).message).toMatch(
-      /needs to_ref/,
+      /needs a target: to_ref, to_x and to_y, or offset_x\/offset_y/,
     );
     expect((await env.fail('browser::act', { session_id: sid, action: 'click', ref: 'e99999' })).code).toBe(
       'ref_not_found',
