@@ -51,16 +51,6 @@ async function result(agent: Agent): Promise<any> {
   return (await h.ok('browser_evaluate', { page_id: agent.pageId, expression: 'window.__result' })).value;
 }
 
-/** The first line after `anchor` (in the same listing) that matches, before the anchor's parent ends. */
-function nextAfter(agent: Agent, anchor: Line, test: (l: Line) => boolean): Line | undefined {
-  for (let i = anchor.index + 1; i < agent.lines.length; i++) {
-    const l = agent.lines[i]!;
-    if (l.depth < anchor.depth - 1) return undefined;
-    if (test(l)) return l;
-  }
-  return undefined;
-}
-
 describe('issue 12: an agent that sees only the outline finishes widget tasks', () => {
   it('sortable list (mouse-driven, jQuery UI style): move "Write report" to the top', async () => {
     const agent = await start('sortable.html');
@@ -101,22 +91,21 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect((await result(agent)).columns.todo).toEqual(['Update the docs', 'Fix login bug']);
   });
 
-  /** The slider handle after a label: a line marked focusable (or a slider), else the innermost clickable. */
+  /**
+   * The slider handle after a label, looking only at the controls between the label and the next
+   * text: a line marked focusable (or a slider), else the innermost one with a ref.
+   */
   async function sliderHandle(agent: Agent, label: string): Promise<Line> {
     await agent.look('full');
     const anchor = agent.find({ name: label });
     if (!anchor) return agent.giveUp(`no "${label}" label in the listing`);
+    const group: Line[] = [];
+    for (let i = anchor.index + 1; i < agent.lines.length && agent.lines[i]!.role !== 'text'; i++) {
+      if (agent.lines[i]!.ref) group.push(agent.lines[i]!);
+    }
     const handle =
-      nextAfter(agent, anchor, (l) => !!l.ref && (l.role === 'slider' || l.states.includes('focusable'))) ??
-      (() => {
-        // no line says which is the handle: take the deepest clickable before the next text
-        let best: Line | undefined;
-        for (let i = anchor.index + 1; i < agent.lines.length && agent.lines[i]!.role !== 'text'; i++) {
-          const l = agent.lines[i]!;
-          if (l.ref && (!best || l.depth > best.depth)) best = l;
-        }
-        return best;
-      })();
+      group.find((l) => l.role === 'slider' || l.states.includes('focusable')) ??
+      group.reduce<Line | undefined>((best, l) => (!best || l.depth > best.depth ? l : best), undefined);
     if (!handle) return agent.giveUp(`no control after "${label}"`);
     return handle;
   }
