@@ -113,6 +113,14 @@ export interface DescribeResult {
   tag: string;
 }
 
+/** visibleBox(): an element's box and its part inside the viewport and its overflow ancestors. */
+export interface VisibleBox {
+  box: { x: number; y: number; width: number; height: number };
+  visible: { x: number; y: number; width: number; height: number } | null;
+  /** The centre of the box is not clipped. */
+  centreVisible: boolean;
+}
+
 /** The API object installed once per document. */
 export interface BrowPageApi {
   version: number;
@@ -130,6 +138,8 @@ export interface BrowPageApi {
   mutations(): { seq: number; lastAt: number };
   /** x, y in this frame's viewport CSS px. */
   hitTarget(id: number, x: number, y: number): HitResult;
+  /** The element's box and its visible part (viewport ∩ overflow clips), or null if gone. */
+  visibleBox(id: number): VisibleBox | null;
   describe(id: number): DescribeResult | null;
 }
 
