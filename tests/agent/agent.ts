@@ -192,6 +192,8 @@ export interface ActOptions {
 export class Agent {
   readonly transcript: string[] = [];
   lastAnswer = '';
+  /** The text of the last answer that was not a listing. */
+  lastAction = '';
   lines: Line[] = [];
   /** The scope of the last listing. */
   scope = '';
@@ -204,12 +206,17 @@ export class Agent {
   ) {}
 
   giveUp(reason: string): never {
-    throw new AgentGaveUp(reason, this.lastAnswer, this.transcript);
+    const last =
+      this.lastAction && this.lastAction !== this.lastAnswer
+        ? `${this.lastAnswer}\n--- brow's last action answer ---\n${this.lastAction}`
+        : this.lastAnswer;
+    throw new AgentGaveUp(reason, last, this.transcript);
   }
 
   private async tool(name: string, input: Record<string, unknown>): Promise<Outcome> {
     const o = await this.call(name, { page_id: this.pageId, ...input });
     this.lastAnswer = o.content;
+    if (name !== 'browser_list_elements') this.lastAction = o.content;
     const args = JSON.stringify(input);
     this.transcript.push(`> ${name} ${args.length > 160 ? `${args.slice(0, 159)}…` : args}`);
     if (name !== 'browser_list_elements') this.transcript.push(o.content.split('\n').slice(0, 6).join('\n'));
