@@ -143,3 +143,37 @@ describe('roles and names against Chromium’s accessibility tree', () => {
     expect(stale).toEqual([]);
   }, 120_000);
 });
+
+describe('text-level semantics in the outline', () => {
+  it('shows them in full with their roles while the paragraph keeps its whole text', async () => {
+    const pageId = await h.open('accname/text.html');
+    const refs = await h.refs(pageId, 'full');
+    const byId = (id: string) => refs.find((r) => r.attributes?.['data-testid'] === id);
+    expect(byId('p1').text).toMatch(/^The WHO said this was added and this was removed; struck, highlighted/);
+    expect(byId('abbr')).toMatchObject({
+      role: 'abbr',
+      accessible_name: 'World Health Organization',
+      text: 'WHO',
+    });
+    expect(byId('ins')).toMatchObject({ role: 'insertion', accessible_name: '', text: 'this was added' });
+    expect(byId('del')).toMatchObject({ role: 'deletion', text: 'this was removed' });
+    expect(byId('s')).toMatchObject({ role: 'deletion', text: 'struck' });
+    expect(byId('sub')).toMatchObject({ role: 'subscript', text: '2' });
+    expect(byId('dfn')).toMatchObject({ role: 'term', accessible_name: 'a defined term' });
+    const full = (
+      await h.ok('browser_list_elements', { page_id: pageId, scope: 'full', max_chars: 2_000_000 })
+    ).__content as string;
+    // the paragraph's line carries its text; its text-level parts follow, indented under it
+    expect(full).toMatch(
+      /\[paragraph ref=e\d+[^\]]*\] The WHO said this was added[^\n]*\n(\s+)\[abbr ref=e\d+[^\]]*\] World Health Organization — WHO\n\1\[insertion ref=e\d+[^\]]*\] this was added\n/,
+    );
+    // none of them is something to act on: the interactive scope does not grow
+    const interactive = await h.refs(pageId);
+    expect(
+      interactive.filter((r) =>
+        /^(abbr|insertion|deletion|mark|strong|emphasis|code|time|subscript|superscript)$/.test(r.role),
+      ),
+    ).toEqual([]);
+    await h.ok('browser_close_page', { page_id: pageId });
+  });
+});

@@ -7,6 +7,7 @@ import {
   docGetElementById,
   elGetAttribute,
   elHasAttributes,
+  elMatches,
   fragGetElementById,
   nodeGetRootNode,
   strIndexOf,
@@ -16,7 +17,7 @@ import { labelsOf } from './labels.js';
 import { computeRole, NAME_FROM_CONTENT, TEXT_LEVEL, roleFlags } from './roles.js';
 import { INLINE, LEAF, NO_CONTENT, tagFlags } from './tags.js';
 import { composedChildrenOf } from './shadow.js';
-import { CAP, collapse, hasText, tokens } from './text.js';
+import { CAP, collapse, hasText, joinNonEmpty, tokens } from './text.js';
 import { hiddenForName } from './visibility.js';
 
 interface NameState {
@@ -101,7 +102,7 @@ function selfText(el: Element, st: NameState): string {
   }
   if (!namedFromContent(tag, role)) return '';
   const t = contentText(el, st);
-  return pseudoRulesIn(nodeGetRootNode(el)) ? withPseudo(el, t) : t;
+  return withPseudoIn(el, t);
 }
 
 /** The labels of the selected options of a <select>, joined. */
@@ -288,8 +289,7 @@ function textAlternative(el: Element, st: NameState, referenced: boolean): strin
   const role = computeRole(el, tag, a);
   const prefix = recursionPrefix(el, tag, a, role, st);
   if (prefix !== null) return prefix;
-  let t = contentText(el, st);
-  if (pseudoRulesIn(nodeGetRootNode(el))) t = withPseudo(el, t);
+  const t = withPseudoIn(el, contentText(el, st));
   if (hasText(t)) return t;
   // a node referenced by aria-labelledby gives its title whatever its role
   return referenced ? (a.title ?? '') : recursionTitle(el, a, role);
@@ -387,7 +387,7 @@ export function computeName(el: Element, tag: string, a: Attrs, role: string): s
   if (namedFromContent(tag, role)) {
     const st: NameState = { target: el, labelledBy: false, includeHidden: false, depth: 0 };
     let content = contentText(el, st);
-    if (pseudoRulesIn(nodeGetRootNode(el))) content = withPseudo(el, content);
+    content = withPseudoIn(el, content);
     const t = collapse(content, CAP);
     if (t) return t;
   }
@@ -396,58 +396,131 @@ export function computeName(el: Element, tag: string, a: Attrs, role: string): s
 
 // ---- CSS generated content (::before / ::after), which Chromium puts in names from content ----
 
-interface PseudoRules {
+/** The ::before/::after rules with content of a document or shadow root. */
+export interface PseudoRules {
   seq: number;
   sheets: number;
-  present: boolean;
+  /**
+   * A selector list matching the elements those rules may give generated content (the rules'
+   * selectors without the pseudo-element), or null when unknown: then every element is checked.
+   */
+  subjects: string | null;
 }
+
+/** Rules that may apply to any element (a sheet we cannot read, a selector we cannot reduce). */
+export const ANY_PSEUDO: PseudoRules = { seq: -1, sheets: -1, subjects: null };
+
+/** Marks a cached "no such rules" entry. */
+const NO_SUBJECTS = '\u0000none';
 
 const pseudoRulesCache = new SafeWeakMap<Node, PseudoRules>();
 
-function ruleListHasPseudo(rules: CSSRuleList, depth: number): boolean {
-  for (let i = 0; i < rules.length; i++) {
+interface Collected {
+  list: string[];
+  unknown: boolean;
+}
+
+/** Remove every :before/::after/:after/::before from one selector (no regex: the page may patch it). */
+function stripPseudo(sel: string): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const j = strIndexOf(sel, ':', i);
+    if (j < 0) return out + strSlice(sel, i);
+    const k = sel[j + 1] === ':' ? j + 2 : j + 1;
+    const word = strSlice(sel, k, k + 6);
+    const len = strSlice(word, 0, 5) === 'after' ? 5 : word === 'before' ? 6 : 0;
+    if (len) {
+      out += strSlice(sel, i, j);
+      i = k + len;
+    } else {
+      out += strSlice(sel, i, k);
+      i = k;
+    }
+  }
+}
+
+/** Split a selector list at its top-level commas. */
+function splitSelectors(sel: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < sel.length; i++) {
+    const ch = sel[i]!;
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (ch === ',' && depth === 0) {
+      out[out.length] = strSlice(sel, start, i);
+      start = i + 1;
+    }
+  }
+  out[out.length] = strSlice(sel, start);
+  return out;
+}
+
+function collectRules(rules: CSSRuleList, depth: number, out: Collected): void {
+  for (let i = 0; i < rules.length && !out.unknown; i++) {
     const r = rules[i] as CSSStyleRule & { cssRules?: CSSRuleList };
     const sel = r.selectorText;
     if (typeof sel === 'string' && (strIndexOf(sel, ':before') >= 0 || strIndexOf(sel, ':after') >= 0)) {
       const c = r.style?.content;
-      if (c && c !== 'none' && c !== 'normal') return true;
+      if (c && c !== 'none' && c !== 'normal') {
+        const parts = splitSelectors(sel);
+        for (let k = 0; k < parts.length; k++) {
+          const part = parts[k]!;
+          if (strIndexOf(part, ':before') < 0 && strIndexOf(part, ':after') < 0) continue;
+          const subject = collapse(stripPseudo(part));
+          if (strIndexOf(subject, '&') >= 0) out.unknown = true;
+          out.list[out.list.length] = subject || '*';
+        }
+      }
     }
-    if (r.cssRules && depth < 8 && ruleListHasPseudo(r.cssRules, depth + 1)) return true;
+    if (r.cssRules && depth < 8) collectRules(r.cssRules, depth + 1, out);
   }
-  return false;
 }
 
-function sheetsHavePseudo(sheets: ArrayLike<CSSStyleSheet> | undefined): boolean {
-  if (!sheets) return false;
-  for (let i = 0; i < sheets.length; i++) {
+function collectSheets(sheets: ArrayLike<CSSStyleSheet> | undefined, out: Collected): void {
+  if (!sheets) return;
+  for (let i = 0; i < sheets.length && !out.unknown; i++) {
     let rules: CSSRuleList;
     try {
       rules = sheets[i]!.cssRules;
     } catch {
-      return true; // a cross-origin sheet we cannot read: assume it may
+      out.unknown = true; // a cross-origin sheet we cannot read: it may have some
+      return;
     }
-    if (ruleListHasPseudo(rules, 0)) return true;
+    collectRules(rules, 0, out);
   }
-  return false;
 }
 
 /**
- * Whether a document or shadow root has any ::before/::after rule with content (cached until the
- * DOM or the sheet list changes). Pages without one pay nothing per element for generated content.
+ * The ::before/::after rules with content of a document or shadow root, or null when it has none
+ * (cached until the DOM or the sheet list changes). Pages without any pay nothing per element.
  */
-export function pseudoRulesIn(root: Node): boolean {
-  if (root.nodeType !== 9 && root.nodeType !== 11) return false;
+export function pseudoRulesIn(root: Node): PseudoRules | null {
+  if (root.nodeType !== 9 && root.nodeType !== 11) return null;
   const r = root as Document | ShadowRoot;
   const sheets = r.styleSheets.length + (r.adoptedStyleSheets?.length ?? 0);
   const seq = mutationSeq();
   const hit = pseudoRulesCache.get(root);
-  if (hit && hit.seq === seq && hit.sheets === sheets) return hit.present;
-  const present =
-    sheetsHavePseudo(r.styleSheets as unknown as CSSStyleSheet[]) || sheetsHavePseudo(r.adoptedStyleSheets);
-  pseudoRulesCache.set(root, { seq, sheets, present });
-  return present;
+  if (hit && hit.seq === seq && hit.sheets === sheets) return hit.subjects === NO_SUBJECTS ? null : hit;
+  const out: Collected = { list: [], unknown: false };
+  collectSheets(r.styleSheets as unknown as CSSStyleSheet[], out);
+  collectSheets(r.adoptedStyleSheets, out);
+  let rules: PseudoRules | null = null;
+  if (out.unknown) rules = { seq, sheets, subjects: null };
+  else if (out.list.length) {
+    let subjects: string | null = joinNonEmpty(out.list, ', ');
+    try {
+      elMatches(document.documentElement, subjects);
+    } catch {
+      subjects = null; // a selector we cannot reduce: check every element
+    }
+    rules = { seq, sheets, subjects };
+  }
+  pseudoRulesCache.set(root, rules ?? { seq, sheets, subjects: NO_SUBJECTS });
+  return rules;
 }
-
 /** The text a ::before or ::after pseudo-element adds (its alt text after `/` when given). */
 function pseudoText(el: Element, which: string): string {
   const cs = computedStyle(el, which);
@@ -471,8 +544,15 @@ function pseudoText(el: Element, which: string): string {
 }
 
 /** Content text with the element's generated ::before and ::after text around it. */
-export function withPseudo(el: Element, content: string): string {
+export function withPseudo(el: Element, content: string, rules: PseudoRules): string {
+  if (rules.subjects !== null && !elMatches(el, rules.subjects)) return content;
   const before = pseudoText(el, '::before');
   const after = pseudoText(el, '::after');
   return before || after ? before + content + after : content;
+}
+
+/** withPseudo under the rules of the element's own tree (for single name computations). */
+function withPseudoIn(el: Element, content: string): string {
+  const rules = pseudoRulesIn(nodeGetRootNode(el));
+  return rules ? withPseudo(el, content, rules) : content;
 }

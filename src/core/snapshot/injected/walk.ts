@@ -4,16 +4,18 @@ import {
   namePrefix,
   nameSuffix,
   namedFromContent,
+  ANY_PSEUDO,
   pseudoRulesIn,
   recursionTitle,
   withPseudo,
+  type PseudoRules,
 } from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
 import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
 import { BoxJobs } from './boxes.js';
-import { computedStyle, freeze, setPrototypeOf, table } from './natives.js';
+import { computedStyle, freeze, nodeGetRootNode, setPrototypeOf, table } from './natives.js';
 import {
   CHILDREN_PRESENTATIONAL,
   CLICK_CHECKED,
@@ -105,8 +107,8 @@ export class Walker implements Emitter {
   private row: RowCells | null = null;
   /** Text-level nodes per context depth, shown after the text they sit in (see textLevel). */
   private readonly deferred: (WalkNode[] | null)[] = [];
-  /** The page has ::before/::after rules with content: names from content read generated text. */
-  private pseudo = false;
+  /** The page's ::before/::after rules with content, if any: names from content read their text. */
+  private pseudo: PseudoRules | null = null;
 
   /** `measure` false leaves every box empty and nothing in view (see WalkOptions.boxes). */
   constructor(
@@ -123,7 +125,7 @@ export class Walker implements Emitter {
     this.table = null;
     this.row = null;
     this.deferred.length = 0;
-    this.pseudo = pseudoRulesIn(el.getRootNode());
+    this.pseudo = pseudoRulesIn(nodeGetRootNode(el));
     // Below the document root an enclosing fieldset may be disabled: match each control then.
     this.disabledFieldsets = parent ? 1 : 0;
     this.visitElement(el, ctx, parent, undefined, false);
@@ -196,7 +198,8 @@ export class Walker implements Emitter {
     let n: Node | null;
     if (root) {
       observeRoot(root);
-      if (!this.pseudo && pseudoRulesIn(root)) this.pseudo = true;
+      const rules = pseudoRulesIn(root);
+      if (rules) this.pseudo = this.pseudo && this.pseudo !== rules ? ANY_PSEUDO : rules;
       n = root.firstChild;
     } else {
       if (tag === 'slot') {
@@ -392,7 +395,7 @@ export class Walker implements Emitter {
         ((tag === 'label' && labelNamesVisibleControl(el)) || (tf & CAPTION && this.namesParent(el, ctx)));
       if (coverLabel) ctx.covered = true;
       let content = this.visitChildren(el, tag, tf, ctx, invisible, cursor, given === null);
-      if (this.pseudo && given === null) content = withPseudo(el, content);
+      if (this.pseudo && given === null) content = withPseudo(el, content, this.pseudo);
       if (coverLabel) ctx.covered = false;
       if (block && !ctx.covered) endSegment(ctx);
       return given ?? (hasText(content) ? content : recursionTitle(el, a, rawRole));
@@ -499,7 +502,7 @@ export class Walker implements Emitter {
       this.row = previousRow;
       this.disabledFieldsets -= fieldset;
     }
-    if (this.pseudo && (fromContent || given === null)) content = withPseudo(el, content);
+    if (this.pseudo && (fromContent || given === null)) content = withPseudo(el, content, this.pseudo);
     if (fromContent) node.name = collapse(content, CAP);
     if (!node.name) node.name = nameSuffix(el, a, role);
     if (inner.children === 0) {
