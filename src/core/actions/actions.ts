@@ -42,7 +42,7 @@ async function withModifiers(page: BrowPage, modifiers: Modifier[], fn: () => Pr
 }
 
 /** How long hover effects may take to settle before a press (a mutation-quiet window, bounded). */
-const HOVER_QUIET_MS = 50;
+const HOVER_QUIET_MS = 100;
 const HOVER_MAX_MS = 300;
 
 /**
