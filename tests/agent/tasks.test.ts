@@ -179,6 +179,21 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect((await result(agent)).archived).toEqual([1015]);
   });
 
+  it('scrolling inbox pane: scroll to "Invoice #1012" first, then open it', async () => {
+    const agent = await start('inbox.html');
+    await agent.look('full');
+    const text = agent.find({ name: /Invoice #1012\b/ });
+    if (!text) return agent.giveUp('no "Invoice #1012" in the listing');
+    const row = agent.actionable(text, 'click');
+    if (!row.ref) return agent.giveUp('the message row has no ref');
+    // contract 10: browser_scroll {ref} reveals an element inside its pane, and says the pane moved
+    await agent.act('browser_scroll', { ref: row.ref }, { expectChange: true });
+    await agent.look('full');
+    expect.soft(agent.records.find((r) => r.ref === row.ref)?.in_viewport).toBe(true);
+    await agent.click(agent.lines.find((l) => l.ref === row.ref) ?? row);
+    expect((await result(agent)).opened).toBe(1012);
+  });
+
   it('date picker in a scrolling side panel: set the departure date to 18 April 2027', async () => {
     const agent = await start('datepicker.html');
     const field = await agent.locate({ role: 'textbox', name: 'Departure date' }, 'the date field');
