@@ -136,14 +136,16 @@ export function parseListing(text: string): Line[] {
       head = parseBracket(t.slice(1, k));
       label = t.slice(k + 1).trim();
     }
-    const dash = label.indexOf(' — ');
+    // `name — text`, or `— description` for a node without a name
+    const bare = label.startsWith('— ');
+    const dash = bare ? -1 : label.indexOf(' — ');
     lines.push({
       index: lines.length,
       depth,
       ...head,
       label,
-      name: dash >= 0 ? label.slice(0, dash) : label,
-      extra: dash >= 0 ? label.slice(dash + 3) : '',
+      name: bare ? '' : dash >= 0 ? label.slice(0, dash) : label,
+      extra: bare ? label.slice(2) : dash >= 0 ? label.slice(dash + 3) : '',
       raw,
     });
   }

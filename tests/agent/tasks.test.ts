@@ -241,6 +241,25 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect(figure).toBe('$4,210');
   });
 
+  it('SVG seat map without labels: book a free (green) seat', async () => {
+    const agent = await start('seats.html');
+    await agent.look('interactive');
+    // what a model does with colours: a fill is "green" when its green channel clearly leads
+    const green = (l: Line) => {
+      const hex = /fill #([0-9a-f]{6})\b/i.exec(l.extra)?.[1];
+      if (!hex) return false;
+      const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+      return g > r + 40 && g > b + 40;
+    };
+    const seat = agent.lines.find((l) => l.ref && l.actions.includes('click') && green(l));
+    if (!seat) return agent.giveUp('no clickable green seat in the listing');
+    await agent.click(seat);
+    await agent.click(await agent.locate({ role: 'button', name: 'Book seat' }, 'the Book button'));
+    const r = await result(agent);
+    expect(r.takenClicks).toBe(0);
+    expect(r.booked).toMatch(/^(B[4-6]|C[2-6])$/);
+  });
+
   it('input and textarea that look alike: a 600-character message goes into the multiline field, complete', async () => {
     const agent = await start('compose.html');
     const para = 'The printer on floor 3 prints every page twice.  Please look at it before Friday.\n';
