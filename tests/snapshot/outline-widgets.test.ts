@@ -194,6 +194,9 @@ describe('drag', () => {
       expect(named(name)).toMatchObject({ role: 'listitem' });
       expect(named(name).allowed_actions).toContain('drag');
     }
+    // a button in an item is not dragged (sortables cancel drags that start on buttons)
+    expect(named('Remove')).toMatchObject({ role: 'button' });
+    expect(named('Remove').allowed_actions).not.toContain('drag');
     // SortableJS: pointerdown/touchstart on the container; its plain <div> items get lines and drag
     for (const name of ['Card one', 'Card two']) expect(named(name).allowed_actions).toContain('drag');
     expect(named('Drag me').allowed_actions).toContain('drag'); // cursor: move

@@ -258,7 +258,8 @@ export function dragSignal(
     const d = strToLower(a.roledescription);
     if (strIndexOf(d, 'sortable') >= 0 || strIndexOf(d, 'drag') >= 0) return true;
   }
-  if (tf & (FORM_CONTROL | CELL) && tag !== 'button') return false;
+  // form controls (buttons too: sortables cancel drags started on them) and table cells are not items
+  if (tf & (FORM_CONTROL | CELL)) return false;
   return inPressContainer(el);
 }
 
