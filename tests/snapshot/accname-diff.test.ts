@@ -35,6 +35,10 @@ const CHROMIUM_ROLE: Record<string, string> = {
   LayoutTableCell: 'cell',
   sectionheader: 'generic',
   sectionfooter: 'generic',
+  // brow shows media and plugins as opaque generic lines (opaque=video…)
+  Video: 'generic',
+  Audio: 'generic',
+  PluginObject: 'generic',
   // elements whose text names their parent control, group or table: brow folds them into that name
   LabelText: 'generic',
   Legend: 'generic',

@@ -20,6 +20,15 @@ export const KNOWN_DISAGREEMENTS: Record<string, string> = {
   'embedded#grid-row':
     'brow does not name rows from their content (a row’s name would repeat every cell; ARIA leaves it ' +
     'optional and Chromium does not do it for <tr>)',
+  'misc#t2-row':
+    'brow does not name rows from their content (a row’s name would repeat every cell); Chromium names ' +
+    'the rows of grids',
+  'misc#video':
+    'brow shows media as an opaque line named by its author; Chromium names an unplayable video by its ' +
+    'error message',
+  'misc#audio':
+    'brow shows media as an opaque line named by its author; Chromium names an unplayable audio by its ' +
+    'error message',
   'html#fig-cap':
     'HTML-AAM: a figure is named by its figcaption; Chromium 156 leaves it unnamed. brow follows the spec',
   'html#fig-cap-first':

@@ -93,9 +93,12 @@ function labelledByText(el: Element, ids: string, st: NameState): string {
 /** The element being named, met in its own aria-labelledby: everything but aria-labelledby. */
 function selfText(el: Element, st: NameState): string {
   const a = readAttrs(el);
-  if (a.label && labelHasText(a.label)) return a.label;
   const tag = el.localName;
   const role = computeRole(el, tag, a);
+  // a control gives its value (Chromium), like any control met inside a name
+  const v = embeddedValue(el, role, a);
+  if (v !== null && hasText(v)) return v;
+  if (a.label && labelHasText(a.label)) return a.label;
   if (role !== 'none' && role !== 'presentation') {
     const t = nativeText(el, tag, a, st, false);
     if (hasText(t)) return t;
@@ -237,7 +240,7 @@ function contentText(el: Element, st: NameState): string {
       st.depth++;
       const t = textAlternative(c, st, false);
       st.depth--;
-      if (tagFlags(tag) & INLINE) out += t;
+      if (inlineInName(c, tagFlags(tag))) out += t;
       else if (t) out += ' ' + t + ' ';
     }
   }
@@ -555,4 +558,27 @@ export function withPseudo(el: Element, content: string, rules: PseudoRules): st
 function withPseudoIn(el: Element, content: string): string {
   const rules = pseudoRulesIn(nodeGetRootNode(el));
   return rules ? withPseudo(el, content, rules) : content;
+}
+
+/** Whether a node's text touches an element's at `before` (its end) or after it (its start). */
+function touches(n: Node | null, before: boolean): boolean {
+  if (!n) return false;
+  if (n.nodeType === 1) return true;
+  if (n.nodeType !== 3) return false;
+  const d = (n as Text).data;
+  if (!d) return false;
+  const ch = before ? d[d.length - 1]! : d[0]!;
+  return !(ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f');
+}
+
+/**
+ * Whether an element's text joins its neighbours' in a name from content without a space. Chromium
+ * goes by the rendered display (inline-block, flex items and blocks are spaced); the tag's usual
+ * display decides unless the element touches a neighbour, where a wrong guess would glue or split
+ * words: only there is the computed display read.
+ */
+export function inlineInName(el: Element, tf: number): boolean {
+  if (!touches(el.previousSibling, true) && !touches(el.nextSibling, false)) return (tf & INLINE) !== 0;
+  const d = computedStyle(el).display;
+  return d === 'inline' || d === 'contents';
 }

@@ -257,7 +257,8 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     case 'frame':
       return 'iframe';
     case 'img':
-      return a.alt === '' ? 'none' : 'image';
+      // alt="" makes an image presentational unless it is named, focusable or has global ARIA
+      return a.alt === '' && !presentationConflict(el, a) ? 'none' : 'image';
     case 'input':
       return inputRole(el as HTMLInputElement);
     case 'ins':

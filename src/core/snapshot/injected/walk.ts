@@ -1,6 +1,7 @@
 /** The outline walk: the composed tree in pre-order, emitting the elements an agent can see or use. */
 import {
   descendantPrefix,
+  inlineInName,
   namePrefix,
   nameSuffix,
   namedFromContent,
@@ -273,7 +274,7 @@ export class Walker implements Emitter {
         collect,
       );
       if (row && row.lastCell !== el) row.valid = false;
-      return collect ? joinContent('', part, (tf & INLINE) !== 0) : '';
+      return collect && part ? joinContent('', part, inlineInName(el, tf)) : '';
     } catch (e) {
       // One odd element (a throwing getter, a stack overflow) costs its subtree, not the walk.
       this.flush(ctx);
