@@ -11,6 +11,7 @@ import { Agent, type Line } from './agent.js';
 let h: Harness;
 
 const CITIES = ['Zürich', 'Zurzach', 'Zug', 'Geneva', 'Basel', 'Bern', 'Lausanne'];
+const COUNTRIES = ['Norway', 'Northern Mariana Islands', 'North Macedonia', 'Sweden', 'Denmark'];
 const PRODUCTS = [
   { id: 'brass-desk-lamp', name: 'Brass desk lamp', price: '€89' },
   { id: 'paper-floor-lamp', name: 'Paper floor lamp', price: '€129' },
@@ -28,6 +29,11 @@ beforeAll(async () => {
     const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(CITIES.filter((c) => fold(c).startsWith(q))));
+  });
+  h.server.route('/agent-api/countries', (req, res) => {
+    const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('term') ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(COUNTRIES.filter((c) => fold(c).includes(q))));
   });
   h.server.route('/agent-api/search', (req, res) => {
     const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '');
@@ -227,6 +233,21 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     if (!option?.ref) return agent.giveUp('typing answered, but no Zürich option is listed');
     await agent.click(option);
     expect((await result(agent)).city).toBe('Zürich');
+  });
+
+  it('autocomplete on a plain text input (jQuery UI style, role-less suggestions): choose Norway after typing "Nor"', async () => {
+    const agent = await start('autocomplete-plain.html');
+    const field = await agent.locate({ role: 'textbox', name: 'Country' }, 'the Country field');
+    await agent.act(
+      'browser_type',
+      { ref: field.ref, text: 'Nor' },
+      { expectChange: true, waitForText: 'Norway' },
+    );
+    await agent.look('interactive');
+    const option = agent.find({ name: 'Norway', action: 'click' });
+    if (!option?.ref) return agent.giveUp('typing answered, but no clickable Norway suggestion is listed');
+    await agent.click(option);
+    expect((await result(agent)).country).toBe('Norway');
   });
 
   it('inline SVG bar chart: read the Q3 revenue by clicking its bar', async () => {
