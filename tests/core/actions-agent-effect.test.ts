@@ -39,6 +39,41 @@ describe('the effect window', () => {
     expect(r.action.waited.saw).toContain('GET /slow?ms=150&q=cats 200');
   });
 
+  it('keeps watching after typing into a combobox until its suggestions arrive', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_type', {
+      page_id: pageId,
+      ref: refOf(refs, 'combobox', 'City'),
+      text: 'Zur',
+    });
+    expect(r.action.outcome).toBe('completed');
+    // the suggestions are in this answer (seen on settling, or waited for in the effect window)
+    expect(r.__content).toMatch(/GET \S*\/slow\?ms=50&city=Zur 200/);
+    expect(r.__content).toMatch(/Added: \[option ref=e\d+ .*\] Zürich/);
+    expect(r.__content).not.toMatch(/Zug/);
+  });
+
+  it('keeps watching after filling a plain input that listens for input, but not after filling one that does not', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'textbox', 'Country'),
+      value: 'Nor',
+    });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content).toMatch(/GET \S*\/slow\?ms=50&country=Nor 200/);
+    expect(r.__content).toMatch(/Added: .*Norway/);
+    const plain = await h.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'textbox', 'Note'),
+      value: 'hello',
+    });
+    expect(plain.action.outcome).toBe('completed');
+    expect(plain.action.waited).toBeUndefined();
+  });
+
   it('answers dispatched when the request the action started is still running when the window closes', async () => {
     const pageId = await h.open('actions/search.html');
     const refs = await h.refs(pageId, 'full');

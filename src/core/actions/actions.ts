@@ -32,6 +32,27 @@ function stateAfter(page: BrowPage, prepared: () => Prepared | null) {
   };
 }
 
+/**
+ * Whether a field may answer typing later (autocomplete, search as you type): a combobox or a
+ * searchbox, or an element with its own input/key listeners (a jQuery-UI autocomplete on a plain
+ * input). Asked only when the typed value is the only change so far.
+ */
+const suggests = (p: Prepared | null) => async (): Promise<boolean> => {
+  if (!p) return false;
+  if (p.role === 'combobox' || p.role === 'searchbox') return true;
+  const el = await elementObject(p).catch(() => null);
+  if (!el) return false;
+  try {
+    const { listeners } = await el.client.send('DOMDebugger.getEventListeners', { objectId: el.objectId });
+    return listeners.some((l) => INPUT_LISTENERS.has(l.type));
+  } catch {
+    return false;
+  } finally {
+    await el.release();
+  }
+};
+const INPUT_LISTENERS = new Set(['input', 'keyup', 'keydown', 'keypress']);
+
 async function withModifiers(page: BrowPage, modifiers: Modifier[], fn: () => Promise<void>): Promise<void> {
   for (const m of modifiers) await page.raw.keyboard.down(m);
   try {
@@ -170,6 +191,7 @@ export async function fill(page: BrowPage, ref: string, value: string): Promise<
       }
       await page.raw.keyboard.press('Delete');
       if (value) await page.cdp.send('Input.insertText', { text: value });
+      return { watchEcho: suggests(p) };
     },
     after: stateAfter(page, () => p),
   });
@@ -195,6 +217,7 @@ export async function type(
         );
       }
       await page.raw.keyboard.type(text, { delay: opts.delay_ms ?? 0 });
+      return { watchEcho: suggests(p) };
     },
     after: stateAfter(page, () => p),
   });

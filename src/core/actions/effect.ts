@@ -57,6 +57,11 @@ export interface RunResult {
   changed?: boolean;
   /** No input was sent (already in that state): skip the effect window. */
   noInput?: boolean;
+  /**
+   * The target suggests as one types (a combobox, a searchbox): when the only change is its own
+   * value (the echo of the input), keep watching for what the page does with it (suggestions).
+   */
+  watchEcho?: boolean | (() => Promise<boolean>);
 }
 
 export interface ActionSpec {
@@ -157,6 +162,16 @@ async function effectWindow(
   };
 }
 
+/** The only change so far is the target's own line (a typed value): nothing the page did with it yet. */
+function echoOnly(seen: Observed, ref: string, watch: RequestWatch): boolean {
+  const c = seen.changes;
+  if (!c || seen.navigation || seen.openedPages.length || seen.dialogs.length || seen.downloads.length)
+    return false;
+  if (watch.requests.length > 0 || c.added.length > 0 || c.removed.length > 0 || c.truncated) return false;
+  const own = new RegExp(`\\bref=${ref}[\\s\\]]`);
+  return c.changed.length > 0 && c.changed.every((line) => own.test(line.split(' (was: ')[0] ?? ''));
+}
+
 interface Observed {
   navigated: boolean;
   changes: OutlineDiff | null;
@@ -196,8 +211,11 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     const t1 = Date.now();
     await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
     seen = await observed();
+    const w = result.watchEcho;
+    const echo =
+      !!w && !!spec.ref && echoOnly(seen, spec.ref, watch) && (w === true || (await w().catch(() => false)));
     if (
-      !seen.happened &&
+      (!seen.happened || echo) &&
       !result.noInput &&
       cfg.effect_window_ms > 0 &&
       !page.closed &&
