@@ -200,6 +200,15 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect((await result(agent)).opened).toBe(1012);
   });
 
+  it('a switch inside a list pane inside a scrolling card on a scrolling page: turn on #channel-12', async () => {
+    const agent = await start('nested-panes.html');
+    const sw = await agent.locate({ name: 'Notify for #channel-12' }, 'the #channel-12 switch');
+    if (sw.actions.includes('check'))
+      await agent.act('browser_check', { ref: sw.ref, checked: true }, { expectChange: true });
+    else await agent.click(sw);
+    expect((await result(agent)).on).toEqual(['Notify for #channel-12']);
+  });
+
   it('date picker in a scrolling side panel: set the departure date to 18 April 2027', async () => {
     const agent = await start('datepicker.html');
     const field = await agent.locate({ role: 'textbox', name: 'Departure date' }, 'the date field');
