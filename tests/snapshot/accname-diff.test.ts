@@ -66,7 +66,10 @@ function canonical(x: RoleName | undefined): RoleName {
   return { role: x.role, name };
 }
 
-/** Chromium's role and name per data-testid of the page (the first unignored AX node of each element). */
+/**
+ * Chromium's role and name per data-testid of the page (the first unignored AX node of each element);
+ * an element Chromium leaves out of its tree altogether maps to nothing.
+ */
 async function chromiumTree(pageId: string): Promise<Map<string, RoleName>> {
   const page = h.rt.core.findPage(pageId)!;
   const cdp = await page.raw.createCDPSession();
@@ -84,6 +87,7 @@ async function chromiumTree(pageId: string): Promise<Map<string, RoleName>> {
     visit(root);
     const { nodes } = await cdp.send('Accessibility.getFullAXTree');
     const out = new Map<string, RoleName>();
+    for (const id of testIds.values()) out.set(id, { role: NOTHING, name: '' });
     for (const ax of nodes) {
       const id = ax.backendDOMNodeId !== undefined ? testIds.get(ax.backendDOMNodeId) : undefined;
       if (!id) continue;

@@ -541,9 +541,9 @@ function pseudoText(el: Element, which: string): string {
       }
     }
   }
-  if (!out) return '';
-  const d = cs.display;
-  return d === 'inline' || d === 'inline-block' ? out : ' ' + out + ' ';
+  // a separate word, as the accname tests (WPT comp_name_from_content) expect; Chromium 156 glues
+  // inline generated text to the content
+  return out ? ' ' + out + ' ' : '';
 }
 
 /** Content text with the element's generated ::before and ::after text around it. */

@@ -12,7 +12,13 @@ const ARIA_ROLES = new SafeSet(
       'mark marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option ' +
       'paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox ' +
       'separator slider spinbutton status strong subscript superscript suggestion switch tab table tablist tabpanel ' +
-      'term textbox time timer toolbar tooltip tree treegrid treeitem graphics-document graphics-object graphics-symbol',
+      'term textbox time timer toolbar tooltip tree treegrid treeitem graphics-document graphics-object graphics-symbol ' +
+      // DPUB-ARIA, which Chromium exposes under these names
+      'doc-abstract doc-acknowledgments doc-afterword doc-appendix doc-backlink doc-biblioentry doc-bibliography ' +
+      'doc-biblioref doc-chapter doc-colophon doc-conclusion doc-cover doc-credit doc-credits doc-dedication ' +
+      'doc-endnote doc-endnotes doc-epigraph doc-epilogue doc-errata doc-example doc-footnote doc-foreword ' +
+      'doc-glossary doc-glossref doc-index doc-introduction doc-noteref doc-notice doc-pagebreak doc-pagefooter ' +
+      'doc-pageheader doc-pagelist doc-part doc-preface doc-prologue doc-pullquote doc-qna doc-subtitle doc-tip doc-toc',
   ),
 );
 
@@ -80,6 +86,10 @@ export function roleFlags(role: string): number {
     case 'menuitem':
     case 'treeitem':
     case 'gridcell':
+    case 'doc-backlink':
+    case 'doc-biblioref':
+    case 'doc-glossref':
+    case 'doc-noteref':
       return NAME_FROM_CONTENT | CLICK_ROLE;
     case 'cell':
     case 'columnheader':
@@ -87,6 +97,7 @@ export function roleFlags(role: string): number {
     case 'tooltip':
       return NAME_FROM_CONTENT;
     case 'heading':
+    case 'doc-subtitle':
       return NAME_FROM_CONTENT | CLICK_CHECKED;
     case 'combobox':
     case 'listbox':
@@ -207,7 +218,8 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     case 'article':
       return 'article';
     case 'aside':
-      return 'complementary';
+      // HTML-AAM: inside other sectioning content an aside needs a name to be a landmark
+      return a.label || a.labelledby || a.title || !inSectioning(el) ? 'complementary' : 'generic';
     case 'blockquote':
       return 'blockquote';
     case 'button':
@@ -297,7 +309,8 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     }
     case 'strong':
     case 'b':
-      return tag === 'strong' ? 'strong' : 'generic';
+      // HTML-AAM (and its WPT tests) map b to strong too; Chromium 156 still leaves it generic
+      return 'strong';
     case 'sub':
       return 'subscript';
     case 'sup':
@@ -330,6 +343,12 @@ export function implicitRole(el: Element, tag: string, a: Attrs): string {
     default:
       return 'generic';
   }
+}
+
+/** Inside article, aside, nav or section (the element itself aside). */
+function inSectioning(el: Element): boolean {
+  const p = el.parentElement;
+  return !!p && elClosest(p, 'article,aside,nav,section') !== null;
 }
 
 /** A <summary> that is its <details>' summary (HTML-AAM: button; any other summary is generic). */
@@ -389,7 +408,8 @@ export function explicitRole(el: Element, a: Attrs): string | null {
     if (!ARIA_ROLES.has(r)) continue;
     if ((r === 'none' || r === 'presentation') && presentationConflict(el, a)) continue;
     if (r === 'region' && !a.label && !a.labelledby && !a.title) return 'generic';
-    return r === 'img' ? 'image' : r;
+    // ARIA 1.3 names: image for img; directory is deprecated in favour of list
+    return r === 'img' ? 'image' : r === 'directory' ? 'list' : r;
   }
   return null;
 }
