@@ -113,6 +113,11 @@ export function hasClickListener(el: Element): boolean {
   return !types || types.size <= DELEGATION_TYPES;
 }
 
+/** Whether any element of the document ever got a mousedown/pointerdown/touchstart listener. */
+export function anyPressListener(): boolean {
+  return pressElements > 0;
+}
+
 /**
  * Whether a mousedown/pointerdown/touchstart listener was added to this element, which is not
  * body/html and not a delegation root: where a mouse-driven drag (a sortable list, a draggable

@@ -21,6 +21,7 @@ import {
   CHILDREN_PRESENTATIONAL,
   CLICK_CHECKED,
   QUIET,
+  RANGE_ROLE,
   TEXT_LEVEL,
   enterTable,
   explicitRole,
@@ -58,7 +59,7 @@ import {
   statesOf,
   valueOf,
 } from './widget.js';
-import { hasPressListener } from './patches.js';
+import { anyPressListener, hasPressListener } from './patches.js';
 
 /** Content we cannot read, shown as an opaque line. */
 const OPAQUE = table<string>({
@@ -430,7 +431,9 @@ export class Walker implements Emitter {
       cursor = this.styles.cursor(el, tag, a, parentCur);
     }
     const ownCursor = cursor !== undefined && cursor !== parentCur ? cursor : '';
-    if (!drag) drag = dragSignal(el, tag, role, a, tf, ownCursor);
+    // (the call only when a signal is possible: most nodes of a big page have none)
+    if (!drag && (ownCursor !== '' || a.roledescription !== null || anyPressListener()))
+      drag = dragSignal(el, tag, role, a, tf, ownCursor);
     // clickable as a state: by a pointer signal, not by a tabindex alone (that is `focusable`)
     const clickState =
       clickable &&
@@ -442,7 +445,8 @@ export class Walker implements Emitter {
     if (role === 'heading') node.level = headingLevel(tag, a);
     const value = valueOf(el, tag, role, a, roleF);
     if (value !== undefined) node.value = value;
-    const range = rangeOf(el, tag, role, a, roleF);
+    // ranges: range roles, and native input/progress/meter (leaves)
+    const range = roleF & RANGE_ROLE || tf & LEAF ? rangeOf(el, tag, role, a, roleF) : null;
     if (range !== null) {
       if (range[0] !== undefined) node.valueMin = range[0];
       if (range[1] !== undefined) node.valueMax = range[1];
