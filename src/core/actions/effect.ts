@@ -222,7 +222,8 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       !page.pendingDialog
     ) {
       waited = await effectWindow(page, watch, cfg);
-      if (waited.saw.length > 0 || waited.pending.length > 0) seen = await observed();
+      // again: what the window saw, and what it does not watch itself (a dialog, a popup)
+      seen = await observed();
     }
     settleMs = Date.now() - t1;
   } finally {
