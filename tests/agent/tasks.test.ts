@@ -4,7 +4,7 @@
  * the widget library it imitates and sets window.__result; the test reads that through
  * browser_evaluate — a channel the agent never uses — to decide whether the task was done.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
 import { Agent, type Line } from './agent.js';
 
@@ -46,9 +46,16 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** Pages opened by the current test, closed after it (a session holds at most 20). */
+const opened: string[] = [];
+afterEach(async () => {
+  for (const page_id of opened.splice(0)) await h.call('browser_close_page', { page_id });
+});
+
 /** Open a fixture and hand the agent its page. */
 async function start(page: string): Promise<Agent> {
   const pageId = await h.open(`agent/${page}`);
+  opened.push(pageId);
   return new Agent(h.call, pageId);
 }
 
