@@ -378,8 +378,14 @@ export class Walker implements Emitter {
       !scrollable
     )
       return this.textLevel(el, tag, tf, a, rawRole, ctx, cursor, given);
+    // A quiet element shown for another reason (a name, focus, a click) is generic, except a row
+    // group or text-level element, which keeps its own role.
     const role =
-      rawRole === 'none' || rawRole === 'presentation' || (rf & QUIET && !explicit) ? 'generic' : rawRole;
+      rawRole === 'none' ||
+      rawRole === 'presentation' ||
+      (rf & QUIET && !explicit && !(rf & TEXT_LEVEL) && rawRole !== 'rowgroup')
+        ? 'generic'
+        : rawRole;
 
     if (!emit) {
       if (tf & LEAF) {
