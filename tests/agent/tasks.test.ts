@@ -12,6 +12,7 @@ let h: Harness;
 
 const CITIES = ['Zürich', 'Zurzach', 'Zug', 'Geneva', 'Basel', 'Bern', 'Lausanne'];
 const COUNTRIES = ['Norway', 'Northern Mariana Islands', 'North Macedonia', 'Sweden', 'Denmark'];
+const PEOPLE = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Adele Goldberg', 'Barbara Liskov'];
 const PRODUCTS = [
   { id: 'brass-desk-lamp', name: 'Brass desk lamp', price: '€89' },
   { id: 'paper-floor-lamp', name: 'Paper floor lamp', price: '€129' },
@@ -34,6 +35,19 @@ beforeAll(async () => {
     const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('term') ?? '');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(COUNTRIES.filter((c) => fold(c).includes(q))));
+  });
+  h.server.route('/agent-api/people', (req, res) => {
+    const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify(
+        PEOPLE.filter((p) =>
+          fold(p)
+            .split(' ')
+            .some((w) => w.startsWith(q)),
+        ),
+      ),
+    );
   });
   h.server.route('/agent-api/search', (req, res) => {
     const q = fold(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '');
@@ -264,6 +278,21 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     if (!option?.ref) return agent.giveUp('typing answered, but no clickable Norway suggestion is listed');
     await agent.click(option);
     expect((await result(agent)).country).toBe('Norway');
+  });
+
+  it('search-as-you-type with React-style delegated listeners: choose Grace Hopper after typing "gra"', async () => {
+    const agent = await start('autocomplete-react.html');
+    const field = await agent.locate({ role: 'textbox', name: 'Name' }, 'the Name field');
+    await agent.act(
+      'browser_type',
+      { ref: field.ref, text: 'gra' },
+      { expectChange: true, waitForText: 'Grace Hopper' },
+    );
+    await agent.look('interactive');
+    const person = agent.find({ name: 'Grace Hopper', action: 'click' });
+    if (!person?.ref) return agent.giveUp('typing answered, but no clickable Grace Hopper is listed');
+    await agent.click(person);
+    expect((await result(agent)).chosen).toBe('Grace Hopper');
   });
 
   it('inline SVG bar chart: read the Q3 revenue by clicking its bar', async () => {
