@@ -110,13 +110,21 @@ const relevantRequest = (r: Req) => ['fetch', 'xhr', 'document', 'script'].inclu
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The main frame's mutation counter, or null when it cannot be read (navigating). */
-const mainSeq = (page: BrowPage) =>
-  withApi(page.raw.mainFrame(), (api) => api.mutations().seq).catch(() => null);
+/** The most frames the effect window watches for DOM changes (the main frame first). */
+const WATCHED_FRAMES = 8;
+
+/** The mutation counters of the page's frames ("docKey:seq" each; "" for one that cannot be read). */
+const frameSeqs = (page: BrowPage) =>
+  Promise.all(
+    page.raw
+      .frames()
+      .slice(0, WATCHED_FRAMES)
+      .map((f) => withApi(f, (api) => `${api.docKey}:${api.mutations().seq}`).catch(() => '')),
+  ).then((xs) => xs.join(' '));
 
 /**
  * The effect window: after an action settled with nothing to show, keep watching (at most
- * `windowMs`) for DOM changes or new requests; once something starts, follow the action's requests
+ * effect_window_ms) for DOM changes in any of its frames or new requests; once something starts, follow the action's requests
  * until they finish and the DOM is quiet again (bounded by the settle bounds). Delayed effects (a
  * search that fetches 300 ms after Enter) are then reported instead of read as nothing.
  */
@@ -126,16 +134,15 @@ async function effectWindow(
   cfg: { effect_window_ms: number; settle_quiet_ms: number; settle_max_ms: number },
 ): Promise<EffectWindow & { busy: boolean }> {
   const t0 = Date.now();
-  const seq0 = await mainSeq(page);
+  const seq0 = await frameSeqs(page);
   const n0 = watch.requests.length;
   const blocked = () => page.closed || !!page.pendingDialog;
   const saw = new Set<string>();
-  // poll: cheap (one evaluate per tick), and it sees every frame's requests through the watch
+  // poll: one evaluate per frame and tick; requests of every frame arrive through the watch
   let mutated = false;
   while (Date.now() - t0 < cfg.effect_window_ms && !blocked()) {
     if (watch.requests.length > n0 || watch.navigationRequested || watch.windowOpens > 0) break;
-    const seq = await mainSeq(page);
-    if (seq === null || (seq0 !== null && seq !== seq0)) {
+    if ((await frameSeqs(page)) !== seq0) {
       mutated = true;
       break;
     }
@@ -149,7 +156,7 @@ async function effectWindow(
   const relevant = relevantRequest;
   const fresh = watch.requests.slice(n0);
   for (const r of fresh) if (!watch.pending().includes(r)) saw.add(requestLabel(page, r));
-  if (mutated || (seq0 !== null && (await mainSeq(page)) !== seq0)) saw.add('DOM changes');
+  if (mutated || (await frameSeqs(page)) !== seq0) saw.add('DOM changes');
   const pending = watch
     .pending()
     .filter(relevant)
