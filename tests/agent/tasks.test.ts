@@ -98,6 +98,15 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     ]);
   });
 
+  it('sortable list (pointer events on the root, dnd-kit style): move "Deploy" to the top', async () => {
+    const agent = await start('sortable-pointer.html');
+    const item = await agent.locate({ name: 'Deploy' }, 'the step to move');
+    const first = agent.find({ name: 'Design' });
+    if (!first?.ref) return agent.giveUp('no "Design" step with a ref');
+    await agent.act('browser_drag', { ref: item.ref, to_ref: first.ref }, { expectChange: true });
+    expect((await result(agent)).order).toEqual(['Deploy', 'Design', 'Build', 'Test', 'Announce']);
+  });
+
   it('kanban (HTML5 drag and drop): move the card "Fix login bug" to Done', async () => {
     const agent = await start('kanban.html');
     const card = await agent.locate({ name: 'Fix login bug' }, 'the card');
