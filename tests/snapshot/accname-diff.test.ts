@@ -116,6 +116,7 @@ describe('roles and names against Chromium’s accessibility tree', () => {
     let knownCount = 0;
     const unexpected: string[] = [];
     const stale: string[] = [];
+    const seen = new Set<string>();
     for (const file of PAGES) {
       const pageId = await h.open(`accname/${file}`);
       const refs = await h.refs(pageId, 'full');
@@ -132,6 +133,7 @@ describe('roles and names against Chromium’s accessibility tree', () => {
         const theirs = canonical(ax);
         const same = ours.role === theirs.role && ours.name === theirs.name;
         if (same) agreed++;
+        seen.add(key);
         const known = KNOWN_DISAGREEMENTS[key];
         if (same && known) stale.push(key);
         if (!same && known) knownCount++;
@@ -149,6 +151,8 @@ describe('roles and names against Chromium’s accessibility tree', () => {
     expect(checked).toBeGreaterThan(300);
     expect(unexpected).toEqual([]);
     expect(stale).toEqual([]);
+    // every listed disagreement names an element of the corpus
+    expect(Object.keys(KNOWN_DISAGREEMENTS).filter((k) => !seen.has(k))).toEqual([]);
   }, 120_000);
 });
 
