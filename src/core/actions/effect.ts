@@ -215,8 +215,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     const ran = await page.raceDialog(spec.run());
     if ('value' in ran && ran.value)
       result = typeof ran.value === 'string' ? { message: ran.value } : ran.value;
-    const t1 = Date.now();
-    await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
+    settleMs = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
     seen = await observed();
     const w = result.watchEcho;
     const echo =
@@ -229,10 +228,10 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       !page.pendingDialog
     ) {
       waited = await effectWindow(page, watch, cfg);
+      settleMs += waited.window_ms;
       // again: what the window saw, and what it does not watch itself (a dialog, a popup)
       seen = await observed();
     }
-    settleMs = Date.now() - t1;
   } finally {
     watch.stop();
   }
