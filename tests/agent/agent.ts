@@ -270,6 +270,12 @@ export class Agent {
     return l;
   }
 
+  /** Try an action once and read its answer, without giving up when it fails. */
+  async attempt(name: string, input: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
+    const o = await this.tool(name, input);
+    return { ok: o.ok, text: o.content };
+  }
+
   /** Run an action by ref, with the recoveries a model would try. Returns the answer text. */
   async act(name: string, input: Record<string, unknown>, opts: ActOptions = {}): Promise<string> {
     let o = await this.tool(name, input);

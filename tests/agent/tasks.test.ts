@@ -395,6 +395,30 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect((await result(agent)).liked).toEqual([25]);
   });
 
+  it('a newsletter pop-up closed by an unlabelled icon, then role-less tabs: download the report', async () => {
+    const agent = await start('modal.html');
+    const tab = await agent.locate({ name: 'Files', action: 'click' }, 'the Files tab');
+    const first = await agent.attempt('browser_click', { ref: tab.ref });
+    if (!first.ok && /covered by/.test(first.text)) {
+      // something lies over the page: close it with its unnamed clickable (the × in its corner)
+      await agent.look('interactive');
+      const heading = agent.find({ role: 'heading', name: /newsletter/i });
+      const close =
+        agent.find({ name: /^(close|×|x)$/i, action: 'click' }) ??
+        agent.lines.find(
+          (l) =>
+            l.ref && l.actions.includes('click') && !l.label && (!heading || l.index < heading.index + 1),
+        );
+      if (!close) return agent.giveUp('the page is covered and nothing looks like a close icon');
+      await agent.click(close);
+      await agent.click(await agent.locate({ name: 'Files', action: 'click' }, 'the Files tab'));
+    }
+    await agent.click(
+      await agent.locate({ role: 'button', name: 'Download report.pdf' }, 'the download button'),
+    );
+    expect(await result(agent)).toEqual({ downloaded: true, closed: true });
+  });
+
   it('search whose results arrive ~300 ms after Enter: open "Brass desk lamp"', async () => {
     const agent = await start('search.html');
     const box = await agent.locate(
