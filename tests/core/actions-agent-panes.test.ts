@@ -87,3 +87,32 @@ describe('browser_scroll with panes', () => {
     expect(after.find((x: any) => x.accessible_name === 'Archive message 1').in_viewport).toBe(false);
   });
 });
+
+describe('what cannot be reached says why', () => {
+  it('refuses an element its collapsed container clips, one without pointer events, and a drag that does not fit on screen', async () => {
+    const pageId = await h.open('actions/edge.html');
+    const refs = await h.refs(pageId, 'full');
+    const hidden = refs.find((r: any) => r.accessible_name === 'Hidden by its collapsed section');
+    expect(hidden?.in_viewport).toBe(false);
+    const clipped = await h.err('browser_click', { page_id: pageId, ref: hidden.ref });
+    expect(clipped.code).toBe('not_interactable');
+    expect(clipped.content).toMatch(/its container clips it/);
+
+    const ghost = await h.err('browser_click', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Ghost button'),
+    });
+    expect(ghost.code).toBe('not_interactable');
+    expect(ghost.content).toMatch(/does not receive pointer events/);
+
+    const row = (n: number) =>
+      refs.find((r: any) => r.role === 'listitem' && (r.text || r.accessible_name) === `Row ${n}`).ref;
+    const far = await h.err('browser_drag', { page_id: pageId, ref: row(1), to_ref: row(30) });
+    expect(far.code).toBe('not_interactable');
+    expect(far.content).toMatch(/do not fit on screen together/);
+
+    const zero = await h.err('browser_drag', { page_id: pageId, ref: row(1), offset_x: 0 });
+    expect(zero.code).toBe('invalid_request');
+    expect(zero.content).toMatch(/non-zero offset/);
+  });
+});
