@@ -54,7 +54,7 @@ describe('the effect window', () => {
     expect(options.map((x: any) => x.accessible_name)).toEqual(['Zürich', 'Zurzach']);
   });
 
-  it('keeps watching after filling a plain input that listens for input, but not after filling one that does not', async () => {
+  it('keeps watching after filling a plain input whose page set a debounce timer, but not after filling one that did nothing', async () => {
     const pageId = await h.open('actions/search.html');
     const refs = await h.refs(pageId, 'full');
     const r = await h.ok('browser_fill', {

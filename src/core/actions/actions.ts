@@ -33,25 +33,63 @@ function stateAfter(page: BrowPage, prepared: () => Prepared | null) {
 }
 
 /**
+ * Record the timers (setTimeout up to 5 s) the page sets while typed input is dispatched, and forget
+ * those it clears: a debounce (an autocomplete asking the server 300 ms after the last key) shows
+ * as a timer still due after the action settled. The wrappers are installed once per document on
+ * first use, pass every call through, and record only between `on` and `off`.
+ */
+async function recordTimers(p: Prepared, on: boolean): Promise<void> {
+  await withApi(
+    p.frame,
+    (_api, start: boolean) => {
+      type Rec = { on: boolean; due: Map<unknown, number> };
+      const w = window as unknown as Record<symbol, Rec | undefined> & typeof window;
+      const k = Symbol.for('brow.timers');
+      let rec = w[k];
+      if (!rec) {
+        const r: Rec = { on: false, due: new Map() };
+        rec = r;
+        Object.defineProperty(w, k, { value: r, enumerable: false });
+        w.setTimeout = new Proxy(w.setTimeout, {
+          apply(t, self, args: unknown[]) {
+            const id = Reflect.apply(t, self, args) as unknown;
+            const ms = Number(args[1]) || 0;
+            if (r.on && ms <= 5000) r.due.set(id, performance.now() + ms);
+            return id;
+          },
+        });
+        w.clearTimeout = new Proxy(w.clearTimeout, {
+          apply(t, self, args: unknown[]) {
+            r.due.delete(args[0]);
+            return Reflect.apply(t, self, args) as unknown;
+          },
+        });
+      }
+      if (start) rec.due.clear();
+      rec.on = start;
+    },
+    on,
+  ).catch(() => undefined);
+}
+
+/**
  * Whether a field may answer typing later (autocomplete, search as you type): a combobox or a
- * searchbox, or an element with its own input/key listeners (a jQuery-UI autocomplete on a plain
- * input). Asked only when the typed value is the only change so far.
+ * searchbox, or a page that set a timer while the keys went in that is still due (a debounce, with
+ * listeners on the field or delegated to a root as React does). Asked only when the typed value is
+ * the only change so far.
  */
 const suggests = (p: Prepared | null) => async (): Promise<boolean> => {
   if (!p) return false;
   if (p.role === 'combobox' || p.role === 'searchbox') return true;
-  const el = await elementObject(p).catch(() => null);
-  if (!el) return false;
-  try {
-    const { listeners } = await el.client.send('DOMDebugger.getEventListeners', { objectId: el.objectId });
-    return listeners.some((l) => INPUT_LISTENERS.has(l.type));
-  } catch {
+  return withApi(p.frame, () => {
+    const rec = (window as unknown as Record<symbol, { due: Map<unknown, number> } | undefined>)[
+      Symbol.for('brow.timers')
+    ];
+    const now = performance.now();
+    for (const due of rec?.due.values() ?? []) if (due > now) return true;
     return false;
-  } finally {
-    await el.release();
-  }
+  }).catch(() => false);
 };
-const INPUT_LISTENERS = new Set(['input', 'keyup', 'keydown', 'keypress']);
 
 async function withModifiers(page: BrowPage, modifiers: Modifier[], fn: () => Promise<void>): Promise<void> {
   for (const m of modifiers) await page.raw.keyboard.down(m);
@@ -189,8 +227,13 @@ export async function fill(page: BrowPage, ref: string, value: string): Promise<
         );
         return;
       }
-      await page.raw.keyboard.press('Delete');
-      if (value) await page.cdp.send('Input.insertText', { text: value });
+      await recordTimers(p, true);
+      try {
+        await page.raw.keyboard.press('Delete');
+        if (value) await page.cdp.send('Input.insertText', { text: value });
+      } finally {
+        await recordTimers(p, false);
+      }
       return { watchEcho: suggests(p) };
     },
     after: stateAfter(page, () => p),
@@ -216,7 +259,12 @@ export async function type(
           p.entry.localId,
         );
       }
-      await page.raw.keyboard.type(text, { delay: opts.delay_ms ?? 0 });
+      if (p) await recordTimers(p, true);
+      try {
+        await page.raw.keyboard.type(text, { delay: opts.delay_ms ?? 0 });
+      } finally {
+        if (p) await recordTimers(p, false);
+      }
       return { watchEcho: suggests(p) };
     },
     after: stateAfter(page, () => p),
