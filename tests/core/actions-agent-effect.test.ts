@@ -49,7 +49,7 @@ describe('the effect window', () => {
     });
     expect(r.action.outcome).toBe('completed');
     // the suggestions are in this answer (seen on settling, or waited for in the effect window)
-    expect(r.__content).toMatch(/GET \S*\/slow\?ms=50&city=Zur 200/);
+    expect(r.__content, r.__content).toMatch(/GET \S*\/slow\?ms=50&city=Zur 200/);
     const options = (await h.refs(pageId, 'full')).filter((x: any) => x.role === 'option');
     expect(options.map((x: any) => x.accessible_name)).toEqual(['Zürich', 'Zurzach']);
   });
@@ -96,5 +96,27 @@ describe('the effect window', () => {
     expect(r.__content).toMatch(
       /→ no_change \(settled in \d+ ms; watched \d+ ms for changes or requests: none\)/,
     );
+  });
+});
+
+describe('the effect window after a short settle', () => {
+  let short: Harness;
+  beforeAll(async () => {
+    // settling gives up while the field's request is still on its way
+    short = await harness({ settle_max_ms: 150 });
+  });
+  afterAll(() => short.close());
+
+  it('follows a request still pending after typing into a combobox to its suggestions', async () => {
+    const pageId = await short.open('actions/search.html');
+    const refs = await short.refs(pageId, 'full');
+    const r = await short.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'combobox', 'Airport'),
+      value: 'Z',
+    });
+    expect(r.action.outcome, r.__content).toBe('completed');
+    expect(r.__content, r.__content).toMatch(/waited for GET \S*\/slow\?ms=700&airport=Z 200/);
+    expect(r.__content, r.__content).toMatch(/option[^\n]*Zürich Airport/);
   });
 });

@@ -3,7 +3,7 @@ import { BrowserError } from '../errors.js';
 import type { DialogRecord, DownloadRecord } from '../observe/records.js';
 import type { BrowPage } from '../session/page.js';
 import { diffOutlines, isEmptyDiff, renderDiff, type OutlineDiff } from '../snapshot/diff.js';
-import { nodeLine } from '../snapshot/render-lines.js';
+import { nodeLine, valueText } from '../snapshot/render-lines.js';
 import { changedSince, takeSnapshot, type Snapshot } from '../snapshot/snapshot.js';
 import { settle, watchRequests, type RequestWatch } from './settle.js';
 import { withApi } from '../snapshot/page-script.js';
@@ -136,27 +136,35 @@ async function effectWindow(
   const t0 = Date.now();
   const seq0 = await frameSeqs(page);
   const n0 = watch.requests.length;
+  const waitedOn = new Set(watch.pending());
   const blocked = () => page.closed || !!page.pendingDialog;
   const saw = new Set<string>();
-  // poll: one evaluate per frame and tick; requests of every frame arrive through the watch
-  let mutated = false;
-  while (Date.now() - t0 < cfg.effect_window_ms && !blocked()) {
+  // requests the action started that are still on their way: follow them at once; else poll (one
+  // evaluate per frame and tick; requests of every frame arrive through the watch)
+  const pendingAtStart = watch.pending().some(relevantRequest);
+  let started = pendingAtStart;
+  while (!started && Date.now() - t0 < cfg.effect_window_ms && !blocked()) {
     if (watch.requests.length > n0 || watch.navigationRequested || watch.windowOpens > 0) break;
     if ((await frameSeqs(page)) !== seq0) {
-      mutated = true;
+      started = true;
       break;
     }
     await sleep(25);
   }
   let busy = false;
-  if ((mutated || watch.requests.length > n0) && !blocked()) {
-    const took = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
-    busy = took >= cfg.settle_max_ms;
+  if ((started || watch.requests.length > n0) && !blocked()) {
+    // requests already followed while settling get the window's time, not another settle's
+    const maxMs = pendingAtStart ? cfg.effect_window_ms : cfg.settle_max_ms;
+    const took = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs });
+    busy = took >= maxMs;
   }
   const relevant = relevantRequest;
-  const fresh = watch.requests.slice(n0);
-  for (const r of fresh) if (!watch.pending().includes(r)) saw.add(requestLabel(page, r));
-  if (mutated || (await frameSeqs(page)) !== seq0) saw.add('DOM changes');
+  // what it waited for: requests that finished during the window (also those begun before it)
+  const stillPending = new Set(watch.pending());
+  for (const r of watch.requests)
+    if (!stillPending.has(r) && (watch.requests.indexOf(r) >= n0 || waitedOn.has(r)))
+      saw.add(requestLabel(page, r));
+  if ((await frameSeqs(page)) !== seq0) saw.add('DOM changes');
   const pending = watch
     .pending()
     .filter(relevant)
@@ -174,7 +182,10 @@ function echoOnly(seen: Observed, ref: string, watch: RequestWatch): boolean {
   const c = seen.changes;
   if (!c || seen.navigation || seen.openedPages.length || seen.dialogs.length || seen.downloads.length)
     return false;
-  if (watch.requests.length > 0 || c.added.length > 0 || c.removed.length > 0 || c.truncated) return false;
+  // a request still on its way (a debounce that fired while settling) is followed by the window
+  const pending = new Set(watch.pending());
+  if (watch.requests.some((r) => !pending.has(r))) return false;
+  if (c.added.length > 0 || c.removed.length > 0 || c.truncated) return false;
   const own = new RegExp(`\\bref=${ref}[\\s\\]]`);
   return c.changed.length > 0 && c.changed.every((line) => own.test(line.split(' (was: ')[0] ?? ''));
 }
@@ -336,7 +347,7 @@ export function renderEffect(e: Effect, targetLine?: string): string {
   if (e.target) {
     const t = e.target;
     const bits = [
-      t.value !== undefined ? `value=${JSON.stringify(t.value)}` : '',
+      t.value !== undefined ? valueText(t.value) : '',
       t.checked !== undefined ? `checked=${t.checked}` : '',
     ]
       .filter(Boolean)
