@@ -202,6 +202,20 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect((await result(agent)).chosen).toBe('Rename Project Beta');
   });
 
+  it('menu behind an icon, from the default listing alone: the icon reads as its image, "More actions"', async () => {
+    const agent = await start('hover-menu.html');
+    // the projects' names are plain text (not in the interactive listing): the icons are what the agent sees
+    const icons = (await agent.look('interactive')).filter((l) => l.ref && l.name === 'More actions');
+    expect(icons.map((l) => l.role)).toEqual(['generic', 'generic', 'generic']);
+    const record = agent.records.find((r) => r.ref === icons[1]!.ref);
+    expect(record?.text).toBe('More actions');
+    expect(record?.accessible_name).toBe('');
+    await agent.click(icons[1]!);
+    const rename = await agent.locate({ role: 'menuitem', name: 'Rename' }, 'the Rename menu item');
+    await agent.click(rename);
+    expect((await result(agent)).chosen).toBe('Rename Project Beta');
+  });
+
   it('scrolling inbox pane: archive the message "Invoice #1015" (row 15 of 20 in a 150 px pane)', async () => {
     const agent = await start('inbox.html');
     await agent.look('full');

@@ -4,7 +4,7 @@ import type { BrowPage } from '../session/page.js';
 import { readingOrder, takePage } from './budget.js';
 import { diffOutlines, renderDiff, type OutlineDiff } from './diff.js';
 import { renderLines } from './render-lines.js';
-import { selectScope, type Scope } from './scope.js';
+import { hiddenContent, selectScope, type Scope } from './scope.js';
 import { changedSince, takeSnapshot, type Snapshot, type SnapNode } from './snapshot.js';
 
 export interface ListElementsInput {
@@ -58,14 +58,17 @@ export interface Pagination {
   lines: string[];
   indexes: number[];
   order: number[];
+  /** Words of hidden descendants for shown nodes without a name or text (see hiddenContent). */
+  content: ReadonlyMap<number, string>;
 }
 
-export function refRecord(n: SnapNode): RefRecord {
+/** The data form of a node; `content` stands in for its text when the scope hid the words (hiddenContent). */
+export function refRecord(n: SnapNode, content?: string): RefRecord {
   return {
     ref: n.ref ?? '',
     role: n.role,
     accessible_name: n.name,
-    text: n.text ?? '',
+    text: n.text || content || '',
     attributes: n.attrs,
     allowed_actions: n.actions,
     states: n.states,
@@ -95,9 +98,11 @@ export async function listElements(
   const snap = await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
   if (input.scope !== 'subtree') page.lastListed = snap;
   const indexes = selectScope(snap.nodes, input.scope);
-  const lines = renderLines(snap.nodes, indexes);
+  const content =
+    input.scope === 'interactive' ? hiddenContent(snap.nodes, indexes) : new Map<number, string>();
+  const lines = renderLines(snap.nodes, indexes, content);
   const order = readingOrder(indexes.map((i) => snap.nodes[i]!.inView));
-  const pagination: Pagination = { snapshot: snap, scope: input.scope, lines, indexes, order };
+  const pagination: Pagination = { snapshot: snap, scope: input.scope, lines, indexes, order, content };
   page.pagination = pagination;
   return renderPage(page, pagination, 0, input.max_chars);
 }
@@ -131,7 +136,7 @@ function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: num
   const paged = takePage(p.lines, p.order, offset, budget);
   const body = paged.shown.map((i) => p.lines[i]!);
   const cursor = paged.nextOffset !== null ? `${snap.id}@${paged.nextOffset}` : undefined;
-  const shownNodes = paged.shown.map((i) => snap.nodes[p.indexes[i]!]!);
+  const shownIndexes = paged.shown.map((i) => p.indexes[i]!);
   const footer: string[] = [];
   if (paged.truncated) {
     footer.push(
@@ -151,7 +156,9 @@ function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: num
     url: snap.url,
     title: snap.title,
     viewport: snap.viewport,
-    refs: shownNodes.filter((n) => n.ref).map(refRecord),
+    refs: shownIndexes
+      .filter((i) => snap.nodes[i]!.ref)
+      .map((i) => refRecord(snap.nodes[i]!, p.content.get(i))),
     node_count: p.lines.length,
     shown_count: body.length,
     truncated: paged.truncated || snap.truncated,

@@ -94,3 +94,42 @@ export function withAncestors(
   for (let i = 0; i < nodes.length; i++) if (keep[i]) out.push(i);
   return out;
 }
+
+/** Longest content label, and how many hidden descendants are read for one. */
+const CONTENT_CHARS = 80;
+const CONTENT_SCAN = 400;
+
+/**
+ * Labels for shown nodes that have neither name nor text of their own while the scope hides the
+ * descendants that carry their words (a role-less clickable around an icon `<img alt>`, a sortable
+ * `<li>` whose text sits in spans): the names and texts of those hidden descendants, in order, at most
+ * 80 chars. Keyed by index into `nodes`. Shown descendants keep their own words.
+ */
+export function hiddenContent(nodes: SnapNode[], indexes: number[]): Map<number, string> {
+  const out = new Map<number, string>();
+  const shown = new Uint8Array(nodes.length);
+  for (const i of indexes) shown[i] = 1;
+  for (const i of indexes) {
+    const n = nodes[i]!;
+    if (!n.ref || n.name || n.text || n.role === 'text') continue;
+    let words = '';
+    let skipDepth = -1; // inside a shown descendant's subtree
+    for (let j = i + 1, seen = 0; j < nodes.length && seen < CONTENT_SCAN; j++, seen++) {
+      const d = nodes[j]!;
+      if (d.depth <= n.depth) break;
+      if (skipDepth >= 0) {
+        if (d.depth > skipDepth) continue;
+        skipDepth = -1;
+      }
+      if (shown[j]) {
+        skipDepth = d.depth;
+        continue;
+      }
+      const w = d.name || d.text || '';
+      if (w) words = words ? `${words} ${w}` : w;
+      if (words.length >= CONTENT_CHARS) break;
+    }
+    if (words) out.set(i, words.length > CONTENT_CHARS ? `${words.slice(0, CONTENT_CHARS - 1)}…` : words);
+  }
+  return out;
+}
