@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observe } from '../../src/core/tool/observe.js';
 import { ElementIds } from '../../src/core/tool/element-ids.js';
 import { harness, type Harness } from '../helpers.js';
+import type { RefRecord } from '../../src/core/snapshot/list-elements.js';
 
 let h: Harness;
 
@@ -18,19 +19,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-interface Rec {
-  ref: string;
-  role: string;
-  accessible_name: string;
-  text: string;
-  attributes: Record<string, string>;
-  allowed_actions: string[];
-  states: string[];
-  value?: string;
-  value_min?: number;
-  value_max?: number;
-  description?: string;
-}
+type Rec = RefRecord;
 
 /** The full outline of a page: its text lines and its ref records. */
 async function outline(pageId: string, scope = 'full'): Promise<{ lines: string[]; refs: Rec[] }> {
@@ -101,6 +90,13 @@ describe('text fields', () => {
     const long = `${'Line one of a long reply.\n'.repeat(12)}Tail marker 7731`;
     const filled = await h.ok('browser_fill', { page_id: id, ref: body.ref, value: long });
     expect(filled.action.target.value).toBe(long);
+    // the answer's text shows the start of a long value and its length, like a line does
+    const refilled = await h.call('browser_fill', { page_id: id, ref: body.ref, value: `${long}.` });
+    const targetLine = String(refilled.content)
+      .split('\n')
+      .find((l) => l.startsWith('Target now:'));
+    expect(targetLine).toMatch(/^Target now: value="Line one of a long reply\.\\n.*…" value_length=329$/);
+    await h.ok('browser_fill', { page_id: id, ref: body.ref, value: long });
 
     const found = await h.ok('browser_find', { page_id: id, text: 'tail marker 7731' });
     expect(found.matches.map((m: { ref: string }) => m.ref)).toContain(body.ref);
