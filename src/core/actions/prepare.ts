@@ -3,6 +3,7 @@ import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { frameOffset } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
+import type { TargetState } from './effect.js';
 import { locate, staleRef, type Located } from './locate.js';
 
 export interface Prepared extends Located {
@@ -263,3 +264,18 @@ export async function pointerReaches(page: BrowPage, p: Prepared): Promise<void>
     if (Date.now() > deadline) return;
   }
 }
+
+/** The target as the action found it (role, name, value), for an effect's `target`. */
+export const describeTarget = (p: Prepared | null): TargetState | null =>
+  p ? { role: p.role, name: p.name, ...(p.value !== undefined ? { value: p.value } : {}) } : null;
+
+/** Two animation frames in the element's frame (at most 100 ms where frames do not run). */
+export const twoFrames = (loc: Located) =>
+  withApi(
+    loc.frame,
+    () =>
+      new Promise<void>((r) => {
+        requestAnimationFrame(() => requestAnimationFrame(() => r()));
+        setTimeout(r, 100);
+      }),
+  ).catch(() => undefined);
