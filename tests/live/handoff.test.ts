@@ -183,6 +183,7 @@ describe('handoff', () => {
       const input: Record<string, unknown> = { page_id: pageId };
       for (const key of schema.required ?? []) input[key] = sample(key, schema.properties[key], ref);
       if (cap.name === 'browser_scroll') input.delta_y = 100;
+      if (cap.name === 'browser_drag') input.offset_x = 40; // a drag names one kind of target
       const o = await h.rt.invoke(cap.name, input);
       answers[cap.name] = o.ok ? 'ok' : String(o.data.error_code);
     }
