@@ -120,3 +120,36 @@ describe('the effect window after a short settle', () => {
     expect(r.__content, r.__content).toMatch(/option[^\n]*Zürich Airport/);
   });
 });
+
+describe('pointer-first click without hover scripts', () => {
+  const reacts = (page_id: string) =>
+    h.ok('browser_evaluate', {
+      page_id,
+      expression: `globalThis[Symbol.for('brow.page')].mayReactToHover()`,
+    });
+
+  it('knows when no script listens to the pointer passing over, and clicks such a page at once', async () => {
+    const pageId = await h.open('actions/css-hover.html');
+    // only CSS :hover and a click listener: nothing to wait for after the pointer arrives
+    expect((await reacts(pageId)).value).toBe(false);
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Save draft') });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content).toMatch(/Saved/);
+    // a hover listener anywhere (here on the document, as delegating libraries do) turns the wait on
+    await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: `document.addEventListener('mouseover', () => {})`,
+    });
+    expect((await reacts(pageId)).value).toBe(true);
+  });
+
+  it('counts an inline on-hover attribute as a hover script', async () => {
+    const pageId = await h.open('actions/css-hover.html');
+    await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: `document.getElementById('save').setAttribute('onmouseenter', 'this.title = "x"')`,
+    });
+    expect((await reacts(pageId)).value).toBe(true);
+  });
+});

@@ -129,6 +129,8 @@ async function pointerFirst(page: BrowPage, p: Prepared, action: string): Promis
           };
           tick();
         };
+        // no script listens to the pointer passing over and nothing changed: press at once
+        if (api.mutations().seq === seq0 && !api.mayReactToHover()) return resolve(false);
         requestAnimationFrame(afterFrame);
         // a page without frames (hidden, throttled) still gets its press
         setTimeout(afterFrame, 50);

@@ -72,6 +72,19 @@ const pressListened = new SafeWeakMap<Element, true>();
 let anyListener = false;
 /** How many elements (ever) got a press listener: none, and drag containers need no lookups. */
 let pressElements = 0;
+/** Listener types through which a page reacts to the pointer passing over (menus, hover intent). */
+const HOVER_TYPES = table<true>({
+  mouseover: true,
+  mouseenter: true,
+  mousemove: true,
+  pointerover: true,
+  pointerenter: true,
+  pointermove: true,
+});
+/** How many hover-type listeners were added anywhere in the document (window and document too). */
+let hoverListeners = 0;
+/** The patches went in before the page's scripts ran, so the listener records are complete. */
+let patchedEarly = false;
 /** More distinct types than this and the element is a delegation root (React's root container). */
 const DELEGATION_TYPES = 12;
 
@@ -82,6 +95,7 @@ function patchAddEventListener(): void {
     // Two declared parameters, like the native (length 2).
     addEventListener(this: EventTarget, type: string, _listener: unknown): void {
       try {
+        if (typeof type === 'string' && HOVER_TYPES[type] === true) hoverListeners++;
         const el = this as Element;
         if (el && el.nodeType === 1 && typeof type === 'string') {
           let types = listenerTypes.get(el);
@@ -143,8 +157,25 @@ export function inPressContainer(el: Element): boolean {
   return false;
 }
 
+/**
+ * Whether the pointer passing over may change the page through script: a hover-type listener was
+ * added anywhere, an inline on-hover attribute is present, or brow came in after the page's own
+ * scripts (its records are then incomplete, so the answer is yes). CSS :hover needs no script and
+ * no waiting: the next frame paints it.
+ */
+export function mayReactToHover(): boolean {
+  if (!patchedEarly || hoverListeners > 0) return true;
+  return (
+    document.querySelector(
+      '[onmouseover],[onmouseenter],[onmousemove],[onpointerover],[onpointerenter],[onpointermove]',
+    ) !== null
+  );
+}
+
 /** Install both patches (once per document). */
 export function installPatches(): void {
+  const early = document.readyState === 'loading';
   patchAttachShadow();
   patchAddEventListener();
+  patchedEarly = early;
 }

@@ -138,6 +138,8 @@ export interface BrowPageApi {
   mutations(): { seq: number; lastAt: number };
   /** x, y in this frame's viewport CSS px. */
   hitTarget(id: number, x: number, y: number): HitResult;
+  /** Whether the pointer passing over may change the page through script (hover listeners). */
+  mayReactToHover(): boolean;
   /** The element's box and its visible part (viewport ∩ overflow clips), or null if gone. */
   visibleBox(id: number): VisibleBox | null;
   describe(id: number): DescribeResult | null;
