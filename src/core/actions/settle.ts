@@ -45,7 +45,11 @@ export function watchRequests(page: BrowPage): RequestWatch {
   return watch;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Requests an action waits for (not images, fonts, beacons). */
+export const relevantRequest = (r: HTTPRequest) =>
+  ['fetch', 'xhr', 'document', 'script'].includes(r.resourceType());
 
 /** Wait until the action's effects have landed; returns how long it took. */
 export async function settle(
@@ -57,7 +61,7 @@ export async function settle(
   const deadline = t0 + opts.maxMs;
   const left = () => Math.max(0, deadline - Date.now());
   const pagesBefore = page.session.pages.size;
-  const relevant = (r: HTTPRequest) => ['fetch', 'xhr', 'document', 'script'].includes(r.resourceType());
+  const relevant = relevantRequest;
   const blocked = () => page.closed || !!page.pendingDialog;
 
   for (let round = 0; round < 5 && left() > 0 && !blocked(); round++) {
