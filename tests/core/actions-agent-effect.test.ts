@@ -76,6 +76,19 @@ describe('the effect window', () => {
     expect(plain.action.waited).toBeUndefined();
   });
 
+  it('sees a debounce whose setTimeout the page took at load (as lodash does)', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    const r = await h.ok('browser_fill', {
+      page_id: pageId,
+      ref: refOf(refs, 'textbox', 'Region'),
+      value: 'Ti',
+    });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content, r.__content).toMatch(/GET \S*\/slow\?ms=50&region=Ti 200/);
+    expect(r.__content, r.__content).toMatch(/Ticino/);
+  });
+
   it('answers dispatched when the request the action started is still running when the window closes', async () => {
     const pageId = await h.open('actions/search.html');
     const refs = await h.refs(pageId, 'full');

@@ -32,45 +32,9 @@ function stateAfter(page: BrowPage, prepared: () => Prepared | null) {
   };
 }
 
-/**
- * Record the timers (setTimeout up to 5 s) the page sets while typed input is dispatched, and forget
- * those it clears: a debounce (an autocomplete asking the server 300 ms after the last key) shows
- * as a timer still due after the action settled. The wrappers are installed once per document on
- * first use, pass every call through, and record only between `on` and `off`.
- */
-async function recordTimers(p: Prepared, on: boolean): Promise<void> {
-  await withApi(
-    p.frame,
-    (_api, start: boolean) => {
-      type Rec = { on: boolean; due: Map<unknown, number> };
-      const w = window as unknown as Record<symbol, Rec | undefined> & typeof window;
-      const k = Symbol.for('brow.timers');
-      let rec = w[k];
-      if (!rec) {
-        const r: Rec = { on: false, due: new Map() };
-        rec = r;
-        Object.defineProperty(w, k, { value: r, enumerable: false });
-        w.setTimeout = new Proxy(w.setTimeout, {
-          apply(t, self, args: unknown[]) {
-            const id = Reflect.apply(t, self, args) as unknown;
-            const ms = Number(args[1]) || 0;
-            if (r.on && ms <= 5000) r.due.set(id, performance.now() + ms);
-            return id;
-          },
-        });
-        w.clearTimeout = new Proxy(w.clearTimeout, {
-          apply(t, self, args: unknown[]) {
-            r.due.delete(args[0]);
-            return Reflect.apply(t, self, args) as unknown;
-          },
-        });
-      }
-      if (start) rec.due.clear();
-      rec.on = start;
-    },
-    on,
-  ).catch(() => undefined);
-}
+/** Note the timers the page sets while typed input goes in (see the page script's recordTimers). */
+const recordTimers = (p: Prepared, on: boolean) =>
+  withApi(p.frame, (api, start: boolean) => api.recordTimers(start), on).catch(() => undefined);
 
 /**
  * Whether a field may answer typing later (autocomplete, search as you type): a combobox or a
@@ -81,14 +45,7 @@ async function recordTimers(p: Prepared, on: boolean): Promise<void> {
 const suggests = (p: Prepared | null) => async (): Promise<boolean> => {
   if (!p) return false;
   if (p.role === 'combobox' || p.role === 'searchbox') return true;
-  return withApi(p.frame, () => {
-    const rec = (window as unknown as Record<symbol, { due: Map<unknown, number> } | undefined>)[
-      Symbol.for('brow.timers')
-    ];
-    const now = performance.now();
-    for (const due of rec?.due.values() ?? []) if (due > now) return true;
-    return false;
-  }).catch(() => false);
+  return withApi(p.frame, (api) => api.timerDue()).catch(() => false);
 };
 
 async function withModifiers(page: BrowPage, modifiers: Modifier[], fn: () => Promise<void>): Promise<void> {

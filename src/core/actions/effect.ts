@@ -5,7 +5,7 @@ import type { BrowPage } from '../session/page.js';
 import { diffOutlines, isEmptyDiff, renderDiff, type OutlineDiff } from '../snapshot/diff.js';
 import { nodeLine, valueText } from '../snapshot/render-lines.js';
 import { changedSince, takeSnapshot, type Snapshot } from '../snapshot/snapshot.js';
-import { settle, watchRequests, type RequestWatch } from './settle.js';
+import { relevantRequest, settle, sleep, watchRequests, type RequestWatch } from './settle.js';
 import { withApi } from '../snapshot/page-script.js';
 
 export interface TargetState {
@@ -104,11 +104,6 @@ function requestLabel(page: BrowPage, r: Req): string {
     status !== undefined ? ` ${status}` : r.failure() ? ' (failed)' : ''
   }`;
 }
-
-/** Requests an action's effect waits for (not images, fonts, beacons). */
-const relevantRequest = (r: Req) => ['fetch', 'xhr', 'document', 'script'].includes(r.resourceType());
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The most frames the effect window watches for DOM changes (the main frame first). */
 const WATCHED_FRAMES = 8;

@@ -9,7 +9,7 @@ import { hitTarget, visibleBox } from './hit-target.js';
 import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
-import { installPatches, mayReactToHover } from './patches.js';
+import { installPatches, mayReactToHover, recordTimers, timerDue } from './patches.js';
 import { composedParent } from './shadow.js';
 import {
   BROW_PAGE_KEY,
@@ -92,6 +92,8 @@ function install(key: symbol): void {
     hitTarget: (id, x, y) => hitTarget(id, x, y),
     visibleBox: (id) => visibleBox(id),
     mayReactToHover: () => mayReactToHover(),
+    recordTimers: (on) => recordTimers(on),
+    timerDue: () => timerDue(),
     describe(id) {
       const el = elementOf(id);
       return el ? describeElement(el) : null;

@@ -4,7 +4,7 @@
  * answering the native source from Function.prototype.toString.
  */
 import { observeRoot } from './mutations.js';
-import { SafeSet, SafeWeakMap } from './collections.js';
+import { SafeMap, SafeSet, SafeWeakMap } from './collections.js';
 import { apply, defineProperty, table } from './natives.js';
 import { recordShadowRoot } from './shadow.js';
 
@@ -172,10 +172,66 @@ export function mayReactToHover(): boolean {
   );
 }
 
-/** Install both patches (once per document). */
+/** Timers the page set while typed input went in (id → when due), and whether that is now. */
+const timersDue = new SafeMap<unknown, number>();
+let recordingTimers = false;
+const perfNow = performance.now.bind(performance);
+/** Longest timer counted as a reaction to typing (a debounce), ms. */
+const MAX_DEBOUNCE_MS = 5000;
+
+/**
+ * setTimeout/clearTimeout that note, only while brow types (see recordTimers), the short timers a
+ * page sets and clears: a debounce (an autocomplete asking the server 300 ms after the last key)
+ * shows as a timer still due after the action settled. Installed at document start, so a library
+ * that keeps its own reference (lodash's debounce does at load) is seen too.
+ */
+function patchTimers(): void {
+  const originalSetTimeout = setTimeout as unknown as AnyFn;
+  const originalClearTimeout = clearTimeout as unknown as AnyFn;
+  const timers = {
+    // declared parameters as the natives have (setTimeout.length 1, clearTimeout.length 0)
+    setTimeout(this: unknown, _handler: unknown): unknown {
+      // eslint-disable-next-line prefer-rest-params
+      const id = apply(originalSetTimeout, this, arguments);
+      if (recordingTimers) {
+        // eslint-disable-next-line prefer-rest-params
+        const ms = Number(arguments[1]) || 0;
+        if (ms <= MAX_DEBOUNCE_MS) timersDue.set(id, perfNow() + ms);
+      }
+      return id;
+    },
+    clearTimeout(this: unknown): unknown {
+      // eslint-disable-next-line prefer-rest-params
+      if (timersDue.size > 0) timersDue.delete(arguments[0]);
+      // eslint-disable-next-line prefer-rest-params
+      return apply(originalClearTimeout, this, arguments);
+    },
+  };
+  replace(globalThis, 'setTimeout', timers.setTimeout as AnyFn);
+  replace(globalThis, 'clearTimeout', timers.clearTimeout as AnyFn);
+}
+
+/** Start (forgetting earlier ones) or stop noting the timers the page sets. */
+export function recordTimers(on: boolean): void {
+  if (on) timersDue.forEach((_due, id) => timersDue.delete(id));
+  recordingTimers = on;
+}
+
+/** Whether a timer noted while recording is still due (a debounce that has not fired). */
+export function timerDue(): boolean {
+  const now = perfNow();
+  let due = false;
+  timersDue.forEach((at) => {
+    if (at > now) due = true;
+  });
+  return due;
+}
+
+/** Install the patches (once per document). */
 export function installPatches(): void {
   const early = document.readyState === 'loading';
   patchAttachShadow();
   patchAddEventListener();
+  patchTimers();
   patchedEarly = early;
 }

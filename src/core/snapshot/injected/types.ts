@@ -140,6 +140,10 @@ export interface BrowPageApi {
   hitTarget(id: number, x: number, y: number): HitResult;
   /** Whether the pointer passing over may change the page through script (hover listeners). */
   mayReactToHover(): boolean;
+  /** Start (true) or stop noting the short timers the page sets (while brow types). */
+  recordTimers(on: boolean): void;
+  /** Whether a timer noted while recording is still due (a debounce that has not fired). */
+  timerDue(): boolean;
   /** The element's box and its visible part (viewport ∩ overflow clips), or null if gone. */
   visibleBox(id: number): VisibleBox | null;
   describe(id: number): DescribeResult | null;
