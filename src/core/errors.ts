@@ -1,11 +1,13 @@
 /**
  * Typed errors: every failure carries a code, a one-line message and a hint for the model.
+ * `invalid_config` (seed 001's code) is a bad brow configuration: file, BROW_* variables or flags.
  * Seed 001 also has `ambiguous_ref`, for when its registry re-finds an element by identity and
  * finds several; brow never re-finds (a gone element is `stale_ref`), so it has no such code.
  */
 
 export const ERROR_CODES = [
   'invalid_request',
+  'invalid_config',
   'stale_ref',
   'ref_not_found',
   'page_not_found',
@@ -34,6 +36,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const DEFAULT_HINTS: Record<ErrorCode, string> = {
   invalid_request: 'Fix the parameters named in the message and call again.',
+  invalid_config:
+    'Fix the configuration the message names (the config file, a BROW_* variable or a flag), then start brow again.',
   stale_ref: 'Take a fresh browser_list_elements snapshot and use a ref from it.',
   ref_not_found: 'Use a ref exactly as printed in the latest snapshot of this page.',
   page_not_found: 'Call browser_list_pages for live page ids, or browser_open_page for a new one.',

@@ -10,6 +10,7 @@ export interface DoorCodes {
 
 export const ERROR_TABLE: Record<ErrorCode, DoorCodes> = {
   invalid_request: { http: 400, exit: 2 },
+  invalid_config: { http: 400, exit: 2 },
   stale_ref: { http: 409, exit: 3 },
   ref_not_found: { http: 404, exit: 3 },
   page_not_found: { http: 404, exit: 4 },
