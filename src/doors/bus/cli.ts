@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { BrowRuntime } from '../../runtime/runtime.js';
 import { runUntilSignal } from '../cli/until-signal.js';
-import { DEFAULT_ENGINE, runBusWorker } from './worker.js';
+import { DEFAULT_ENGINE, loadBusWorker } from './load.js';
 
 export const WORKER_USAGE = 'worker [--engine ws://127.0.0.1:49134] [--name browser]';
 export const WORKER_DESCRIPTION = `seed-002 bus worker: browser::* functions and triggers on an iii engine (--engine, else III_URL, else ${DEFAULT_ENGINE})`;
@@ -22,6 +22,10 @@ export async function workerCommand(
     await runtime.close();
     throw new Error(`brow worker: ${(e as Error).message} (usage: brow ${WORKER_USAGE})`);
   }
+  const { runBusWorker } = await loadBusWorker().catch(async (e: unknown) => {
+    await runtime.close();
+    throw e;
+  });
   // BROW_BUS_EVENT_RATE: trigger events per second per binding (default 500; bursts twice that)
   const rate = Number(process.env.BROW_BUS_EVENT_RATE);
   const worker = runBusWorker(runtime, {

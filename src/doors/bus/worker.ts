@@ -6,15 +6,15 @@
  */
 import { registerWorker, type IIIClient, type InitOptions } from 'iii-sdk';
 import { z } from 'zod';
+import { setDoorNames } from '../../runtime/door-names.js';
 import type { ErrorOutcome } from '../../runtime/outcome.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
 import { syncConfiguration } from './config-sync.js';
 import { BusError } from './errors.js';
 import { DEFAULT_FLOW, type FlowOptions } from './flow.js';
 import { BUS_FUNCTIONS, type BusFunction } from './functions.js';
+import { DEFAULT_ENGINE } from './load.js';
 import { registerTriggers } from './triggers.js';
-
-export const DEFAULT_ENGINE = 'ws://127.0.0.1:49134';
 
 export interface BusWorkerOptions {
   /** Engine WebSocket URL (default III_URL, else ws://127.0.0.1:49134). */
@@ -52,10 +52,7 @@ const RENAMES: [string, string][] = [
     'browser::act',
   ]),
 ];
-const RENAME_RE = new RegExp(`\\b(${RENAMES.map(([c]) => c).join('|')})\\b`, 'g');
-const RENAME_MAP = new Map(RENAMES);
-
-const renameCapabilities = (text: string): string => text.replace(RENAME_RE, (c) => RENAME_MAP.get(c) ?? c);
+setDoorNames('bus', RENAMES);
 
 const describeIssues = (f: BusFunction, e: z.ZodError): BusError => {
   const parts = e.issues.map((i) =>
@@ -89,7 +86,7 @@ export async function runBusFunction(
     );
   }
   const call = (n: string, input: Record<string, unknown>) => runtime.invoke(n, input);
-  const error = (o: ErrorOutcome) => BusError.from(o, renameCapabilities);
+  const error = (o: ErrorOutcome) => BusError.from(o);
   const o = await call(name, f.input(p, new Set(Object.keys(cap.input.shape))));
   if (!o.ok) {
     const recovered = f.recover?.(o.data, p);
