@@ -97,14 +97,21 @@ export async function listElements(
 
   const snap = await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
   if (input.scope !== 'subtree') page.lastListed = snap;
-  const indexes = selectScope(snap.nodes, input.scope);
-  const content =
-    input.scope === 'interactive' ? hiddenContent(snap.nodes, indexes) : new Map<number, string>();
-  const lines = renderLines(snap.nodes, indexes, content);
-  const order = readingOrder(indexes.map((i) => snap.nodes[i]!.inView));
-  const pagination: Pagination = { snapshot: snap, scope: input.scope, lines, indexes, order, content };
+  const pagination = paginate(snap, input.scope, page.pagination);
   page.pagination = pagination;
   return renderPage(page, pagination, 0, input.max_chars);
+}
+
+/** The scope's lines of a snapshot; a reused walk (same nodes) in the same scope reuses them too. */
+function paginate(snap: Snapshot, scope: Scope, prev: Pagination | null): Pagination {
+  if (prev && prev.snapshot.nodes === snap.nodes && prev.scope === scope && scope !== 'subtree') {
+    return { ...prev, snapshot: snap };
+  }
+  const indexes = selectScope(snap.nodes, scope);
+  const content = scope === 'interactive' ? hiddenContent(snap.nodes, indexes) : new Map<number, string>();
+  const lines = renderLines(snap.nodes, indexes, content);
+  const order = readingOrder(indexes.map((i) => snap.nodes[i]!.inView));
+  return { snapshot: snap, scope, lines, indexes, order, content };
 }
 
 function continuePage(page: BrowPage, input: ListElementsInput) {

@@ -50,6 +50,10 @@ export interface Snapshot {
   unmeasured?: true;
   /** Frames walked, for the cheap "anything changed?" probe. */
   frames: Frame[];
+  /** docKey → outline stamp of every frame walked, when this walk may answer again (see reuse). */
+  stamps?: Map<string, string>;
+  /** When the page was walked (a reused snapshot keeps its walk's time). */
+  walkedAt: number;
 }
 
 export interface WalkOptions {
@@ -61,6 +65,8 @@ export interface WalkOptions {
    * lines only, as an action's effect does; cheaper, and after a DOM change it spares a layout.
    */
   boxes?: boolean;
+  /** Walk even if the page's outline stamps say nothing changed since the last full walk. */
+  fresh?: boolean;
 }
 
 export const frameIdOf = (f: Frame): string => (f as unknown as { _id: string })._id;
@@ -94,12 +100,53 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-/** Walk the page (all frames, any depth) into one outline; refs are assigned in document order. */
+/**
+ * How long one walk may keep answering for a page whose stamps say it has not changed: a safety
+ * net for the changes no signal reports (a stylesheet edited through the CSSOM, a media query).
+ */
+const REUSE_MAX_AGE_MS = 30_000;
+
+/**
+ * Walk the page (all frames, any depth) into one outline; refs are assigned in document order.
+ * A whole-page measured walk is answered from the last one when every frame's outline stamp is
+ * unchanged (one cheap call per frame instead of a walk).
+ */
 export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Promise<Snapshot> {
+  const whole = !opts.rootRef && opts.boxes !== false && opts.maxNodes === undefined;
+  if (whole && !opts.fresh) {
+    const last = page.lastWalk;
+    if (last?.stamps && Date.now() - last.walkedAt < REUSE_MAX_AGE_MS && (await unchanged(last, page))) {
+      return { ...last, id: newId('snap'), createdAt: Date.now() };
+    }
+  }
+  const snap = await walkPage(page, opts);
+  if (!opts.rootRef) page.lastWalk = snap;
+  return snap;
+}
+
+/** Every frame of the snapshot still there, nothing else, each with the same document, URL and stamp. */
+async function unchanged(snap: Snapshot, page: BrowPage): Promise<boolean> {
+  if (snap.documentGeneration !== page.documentGeneration) return false;
+  const live = new Set(page.raw.frames());
+  if (snap.frames.some((f) => !live.has(f)) || live.size !== snap.frames.length) return false;
+  if (page.url() !== snap.url) return false;
+  const stamps = snap.stamps!;
+  const now = await Promise.all(
+    snap.frames.map((f) =>
+      withApi(f, (api) => ({ key: api.docKey, stamp: api.outlineStamp?.() ?? null })).catch(() => null),
+    ),
+  );
+  return now.every((s) => s !== null && s.stamp !== null && stamps.get(s.key) === s.stamp);
+}
+
+async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
   const main = page.raw.mainFrame();
   const frameSeqs = new Map<string, number>();
+  const stamps = new Map<string, string>();
   const frames: Frame[] = [];
   let truncated = false;
+  // an unreadable frame, an old page script or a partial walk: the next call walks again
+  let reusable = !opts.rootRef && opts.boxes !== false && opts.maxNodes === undefined;
   let root: { frame: Frame; localId: number } | null = null;
   if (opts.rootRef) {
     const entry = page.refs.lookup(opts.rootRef);
@@ -138,11 +185,14 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
         }
         throw err;
       }
+      reusable = false;
       const opaque = opaqueNode(frame, depthOffset, `frame-unreachable: ${String(e).split('\n')[0]}`);
       return { lines: { nodes: [opaque], walks: [null], localIds: [0] }, res: null };
     }
     frames.push(frame);
     frameSeqs.set(res.docKey, res.mutationSeq);
+    if (res.stamp) stamps.set(res.docKey, res.stamp);
+    else reusable = false;
     if (res.truncated) truncated = true;
     const here: FrameRef = { frame, frameId: fid, docKey: res.docKey };
     const owners =
@@ -215,11 +265,12 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
     nodes,
     truncated,
     createdAt: Date.now(),
+    walkedAt: Date.now(),
     frameSeqs,
     frames,
+    ...(reusable && frames.length === page.raw.frames().length ? { stamps } : {}),
     ...(opts.boxes === false ? { unmeasured: true as const } : {}),
   };
-  if (!root) page.lastWalk = snap;
   return snap;
 }
 

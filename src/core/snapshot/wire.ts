@@ -123,6 +123,7 @@ export function decodeWalk(
   return {
     docKey: w.docKey,
     mutationSeq: w.mutationSeq,
+    stamp: w.stamp,
     url: w.url,
     title: w.title,
     viewport: w.viewport,

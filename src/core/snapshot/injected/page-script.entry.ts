@@ -7,7 +7,7 @@
 import { describeElement } from './describe.js';
 import { hitTarget, visibleBox } from './hit-target.js';
 import { elementOf, idOf, staleReasonOf } from './ids.js';
-import { mutationState, observeRoot } from './mutations.js';
+import { mutationState, observeRoot, outlineStamp } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
 import { installPatches, mayReactToHover, recordTimers, timerDue } from './patches.js';
 import { composedParent } from './shadow.js';
@@ -39,6 +39,7 @@ function viewport(): WalkResult['viewport'] {
 /** Walk the document (or the subtree of opts.rootId); the nodes apart from the rest. */
 function runWalk(docKey: string, opts?: WalkOptions): { meta: Omit<WalkResult, 'nodes'>; nodes: WalkNode[] } {
   const seq = mutationState().seq;
+  const stamp = outlineStamp();
   let w: Walker | null = null;
   try {
     w = new Walker(opts?.maxNodes ?? DEFAULT_MAX_NODES, opts?.boxes !== false);
@@ -56,6 +57,7 @@ function runWalk(docKey: string, opts?: WalkOptions): { meta: Omit<WalkResult, '
     meta: {
       docKey,
       mutationSeq: seq,
+      stamp,
       url: location.href,
       title: document.title,
       viewport: viewport(),
@@ -89,6 +91,7 @@ function install(key: symbol): void {
     staleReason: (id) => staleReasonOf(id),
     idOf: (el) => idOf(el),
     mutations: () => mutationState(),
+    outlineStamp: () => outlineStamp(),
     hitTarget: (id, x, y) => hitTarget(id, x, y),
     visibleBox: (id) => visibleBox(id),
     mayReactToHover: () => mayReactToHover(),

@@ -3,7 +3,7 @@
  * shadow roots) and addEventListener (to know elements with click-like listeners). Both keep
  * answering the native source from Function.prototype.toString.
  */
-import { observeRoot } from './mutations.js';
+import { noteOutlineInput, observeRoot } from './mutations.js';
 import { SafeMap, SafeSet, SafeWeakMap } from './collections.js';
 import { apply, defineProperty, table } from './natives.js';
 import { recordShadowRoot } from './shadow.js';
@@ -101,13 +101,15 @@ function patchAddEventListener(): void {
           let types = listenerTypes.get(el);
           if (!types) listenerTypes.set(el, (types = new SafeSet<string>()));
           types.add(type);
-          if (CLICK_TYPES[type] === true) {
+          if (CLICK_TYPES[type] === true && !clickListened.get(el)) {
             clickListened.set(el, true);
             anyListener = true;
+            noteOutlineInput();
           }
           if (PRESS_TYPES[type] === true && !pressListened.get(el)) {
             pressListened.set(el, true);
             pressElements++;
+            noteOutlineInput();
           }
         }
       } catch {

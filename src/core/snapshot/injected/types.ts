@@ -65,6 +65,8 @@ export interface WalkResult {
   docKey: string;
   /** mutations().seq at the time of the walk. */
   mutationSeq: number;
+  /** outlineStamp() when the walk began: the same stamp later means the same outline. */
+  stamp: string;
   url: string;
   title: string;
   viewport: WalkViewport;
@@ -136,6 +138,8 @@ export interface BrowPageApi {
   idOf(el: Element): number;
   /** seq increments on any DOM mutation (also in shadow roots) and on input/change events. */
   mutations(): { seq: number; lastAt: number };
+  /** Equal stamps, equal outlines: DOM mutations, layout inputs (scroll, resize, focus, hover…) and control values. */
+  outlineStamp(): string;
   /** x, y in this frame's viewport CSS px. */
   hitTarget(id: number, x: number, y: number): HitResult;
   /** Whether the pointer passing over may change the page through script (hover listeners). */

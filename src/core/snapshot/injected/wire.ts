@@ -82,6 +82,7 @@ export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): s
   const wire: WireWalk = {
     docKey: res.docKey,
     mutationSeq: res.mutationSeq,
+    stamp: res.stamp,
     url: res.url,
     title: res.title,
     viewport: res.viewport,
