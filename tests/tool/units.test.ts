@@ -1,10 +1,8 @@
 /** The browser tool's pure parts, without a browser: selectors, coercions, errors, images, stealth script. */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { userAgentOverride } from '../../src/core/browser/stealth/user-agent.js';
 import { BrowserError } from '../../src/core/errors.js';
 import { markdownToText } from '../../src/core/tool/extract.js';
-import { resizeForModel } from '../../src/core/tool/image-resize.js';
 import { deserializeError, serializeError } from '../../src/core/tool/protocol.js';
 import { cloneSafe, toDisplay } from '../../src/core/tool/run-code.js';
 import { browserToolInput, clampTimeoutMs } from '../../src/core/tool/schema.js';
@@ -93,33 +91,6 @@ describe('errors across the worker boundary', () => {
       name: 'TargetCloseError',
     });
     expect(deserializeError(serializeError(closed)).code).toBe('page_closed');
-  });
-});
-
-describe('model images', () => {
-  it('keeps a small PNG as is and shrinks a big one under 1024² and 150 KB', async () => {
-    const small = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#fff' } })
-      .png()
-      .toBuffer();
-    expect(await resizeForModel(small)).toMatchObject({
-      mimeType: 'image/png',
-      width: 200,
-      height: 100,
-      data: small,
-    });
-    // noise does not compress: forces the format choice, the quality ladder and possibly shrinking
-    const raw = Buffer.alloc(2400 * 1600 * 3);
-    for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;
-    const big = await sharp(raw, { raw: { width: 2400, height: 1600, channels: 3 } })
-      .png()
-      .toBuffer();
-    const r = await resizeForModel(big);
-    expect(r.width).toBeLessThanOrEqual(1024);
-    expect(r.height).toBeLessThanOrEqual(1024);
-    expect(r.data.length).toBeLessThanOrEqual(150 * 1024);
-    expect(['image/jpeg', 'image/webp', 'image/png']).toContain(r.mimeType);
-    const meta = await sharp(r.data).metadata();
-    expect([meta.width, meta.height]).toEqual([r.width, r.height]);
   });
 });
 

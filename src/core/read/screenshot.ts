@@ -11,7 +11,7 @@ import { workspacePath, workspaceRoot } from '../paths.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import type { BrowPage } from '../session/page.js';
 import { labelBoxes } from './labels.js';
-import { drawLabels, encodeForFile, formatOf, modelCopy, MODEL_MAX_SIDE, type SaveFormat } from './image.js';
+import { formatOf, inCanvas, modelCapture, MODEL_MAX_SIDE, type Encoded, type SaveFormat } from './image.js';
 
 /** The tallest (and widest) region captured at once, in CSS px and in device px. */
 export const MAX_CAPTURE_SIDE = 16_384;
@@ -127,13 +127,18 @@ async function refRegion(page: BrowPage, ref: string): Promise<Region> {
   return { x: box.x + m.scrollX, y: box.y + m.scrollY, width: box.width, height: box.height };
 }
 
-/** Capture a region; a capture Chromium refuses as too large is retried smaller (and reported clipped). */
+/**
+ * Capture a region, encoded by Chromium (PNG unless asked otherwise); a capture Chromium refuses as
+ * too large is retried smaller (and reported clipped).
+ */
 async function capture(
   page: BrowPage,
   region: Region,
   scale: number,
   beyond: boolean,
-): Promise<{ png: Buffer; region: Region; clipped: boolean }> {
+  format: SaveFormat = 'png',
+  quality?: number,
+): Promise<{ data: Buffer; region: Region; clipped: boolean }> {
   let r = region;
   let clipped = false;
   const timeoutMs = page.session.config.default_timeout_ms;
@@ -150,13 +155,14 @@ async function capture(
     });
     try {
       const shot = page.cdp.send('Page.captureScreenshot', {
-        format: 'png',
+        format,
+        ...(quality !== undefined ? { quality } : {}),
         clip: { ...r, scale },
         captureBeyondViewport: beyond,
         fromSurface: true,
       });
       const { data } = await sendRacingDialog(page, Promise.race([shot, deadline]));
-      return { png: Buffer.from(data, 'base64'), region: r, clipped };
+      return { data: Buffer.from(data, 'base64'), region: r, clipped };
     } catch (e) {
       const tooLarge = /too large|unable to capture/i.test(String((e as Error)?.message ?? e));
       if (e instanceof BrowserError || !tooLarge || r.height <= 1000) throw e;
@@ -213,16 +219,37 @@ export async function screenshot(
     clipped = true;
   }
   const beyond = fullPage || !!input.ref;
-  const shot = await capture(page, region, scale, beyond);
-  region = shot.region;
-  clipped ||= shot.clipped;
-  let png = shot.png;
   let labelMap: Record<string, string> | undefined;
+  let file: Buffer | undefined;
+  let copy: Encoded;
   if (input.labels) {
+    // labels are drawn on the captured image (never in the page), so the copies are made from it
+    const shot = await capture(page, region, scale, beyond);
+    region = shot.region;
+    clipped ||= shot.clipped;
     const m = await metricsOf(page);
     const { boxes, map } = await labelBoxes(page, region, scale, m);
-    png = await drawLabels(png, boxes, scale);
     labelMap = map;
+    const drawn = await sendRacingDialog(
+      page,
+      inCanvas(page.cdp, shot.data, {
+        boxes,
+        labelScale: scale,
+        ...(out ? { file: { format: out.format, quality: input.quality } } : {}),
+      }),
+    );
+    file = drawn.file;
+    copy = drawn.model;
+  } else {
+    // Chromium scales and encodes: the file in its format, the model copy as small as it must be
+    const take = async (format: SaveFormat, quality: number | undefined, s: number) => {
+      const shot = await capture(page, region, s, beyond, format, quality);
+      region = shot.region;
+      clipped ||= shot.clipped;
+      return shot.data;
+    };
+    if (out) file = await take(out.format, out.format === 'png' ? undefined : (input.quality ?? 85), scale);
+    copy = await modelCapture(take, region.width, region.height, scale);
   }
   const data: ScreenshotResult = {
     page_id: page.id,
@@ -242,14 +269,12 @@ export async function screenshot(
     },
     ...(labelMap ? { label_to_ref: labelMap } : {}),
   };
-  if (out) {
-    const bytes = await encodeForFile(png, out.format, input.quality);
+  if (out && file) {
     mkdirSync(dirname(out.path), { recursive: true });
-    writeFileSync(out.path, bytes);
+    writeFileSync(out.path, file);
     data.output_path = out.path;
-    data.saved_bytes = bytes.length;
+    data.saved_bytes = file.length;
   }
-  const copy = await modelCopy(png);
   Object.assign(data.screenshot, {
     bytes: copy.data.length,
     mime_type: copy.mimeType,

@@ -9,10 +9,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ElementHandle, Page } from 'puppeteer-core';
-import sharp from 'sharp';
 import { BrowserError } from '../errors.js';
 import { workspacePath } from '../paths.js';
 import type { DisplayItem, ScreenshotRecord, WorkerSettings } from './protocol.js';
+import { imageSize } from '../read/image.js';
 import { resizeForModel } from './image-resize.js';
 
 export interface ScreenshotOptions {
@@ -64,20 +64,13 @@ export async function takeScreenshot(
       ? await element.screenshot({ type: 'png' })
       : await page.screenshot({ type: 'png', fullPage: opts.fullPage === true }),
   );
-  const model = await resizeForModel(png);
+  const model = await resizeForModel(page, png);
   const { dest, full } = destination(settings, opts, EXT[model.mimeType] ?? 'png');
   await mkdir(dirname(dest), { recursive: true });
   let record: ScreenshotRecord;
   if (full) {
-    const meta = await sharp(png).metadata();
     await writeFile(dest, png);
-    record = {
-      dest,
-      mimeType: 'image/png',
-      bytes: png.length,
-      width: meta.width ?? 0,
-      height: meta.height ?? 0,
-    };
+    record = { dest, mimeType: 'image/png', bytes: png.length, ...imageSize(png) };
   } else {
     await writeFile(dest, model.data);
     record = {
