@@ -1,7 +1,8 @@
 /**
- * The README's first two commands are what a newcomer runs: `npm install && npm run demo` must work in a
- * fresh clone, and `npm install && npm test` must be what CI runs. The demo one runs here for real in a
- * temporary clone of HEAD on a free port; the test one is only checked (running it would recurse).
+ * The README's first two commands from a checkout are what a newcomer to the code runs:
+ * `npm install && npm run demo` must work in a fresh clone, and `npm install && npm test` must be what
+ * CI runs. The demo one runs here for real in a temporary clone of HEAD on a free port; the test one is
+ * only checked (running it would recurse).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,11 +13,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../doors/helpers.js';
 import { until } from './helpers.js';
 
-/** The shell commands of the README's first ```sh block, comments dropped. */
+/**
+ * The shell commands of the first ```sh block under the README's "From a checkout" (the README leads
+ * with the installed package, `npx brow mcp`; a checkout's setup comes second), comments dropped.
+ */
 function readmeCommands(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /```sh\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md has no ```sh block');
+  const block = /^## From a checkout\n[^#]*?```sh\n([\s\S]*?)```/m.exec(readme);
+  if (!block) throw new Error('README.md has no ```sh block under "## From a checkout"');
   return block[1]!
     .split('\n')
     .map((l) => l.replace(/\s+#.*$/, '').trim())
