@@ -11,7 +11,7 @@ import { resolveConfig, type BrowConfig, type BrowConfigInput } from './config.j
 import { BrowserError } from './errors.js';
 import { EventBus } from './observe/events.js';
 import type { BrowPage } from './session/page.js';
-import { Session, type SessionOptions, type StopReason } from './session/session.js';
+import { Session, type PageGoneReason, type SessionOptions, type StopReason } from './session/session.js';
 
 export interface StartSessionInput {
   headless?: boolean;
@@ -31,13 +31,23 @@ export function visibleTo(s: Session, owner: string | null): boolean {
   return owner === null || s.options.owner === null || s.options.owner === owner;
 }
 
+/** What brow remembers of a page that went away. */
+interface PageGone {
+  why: PageGoneReason;
+  session_id: string;
+  /** How long its session had been idle when the page went. */
+  idle_ms: number;
+  /** Headful or attached: a person could have closed it. */
+  person: boolean;
+}
+
 export class BrowCore {
   readonly config: BrowConfig;
   readonly events = new EventBus();
   readonly sessions = new Map<string, Session>();
   private readonly ended = new Map<string, StopReason>();
   /** Pages that went away, and why: so their ids answer page_closed / browser_crashed, not page_not_found. */
-  private readonly endedPages = new Map<string, 'closed' | StopReason>();
+  private readonly endedPages = new Map<string, PageGone>();
   private readonly pool: BrowserPool;
   private readonly closeHooks = new Set<() => Promise<void>>();
   readonly attach = new AttachRegistry();
@@ -91,11 +101,7 @@ export class BrowCore {
           eventsEnabled: true,
         })
         .catch(() => undefined);
-      session.onPageGone = (pageId, why) => {
-        this.endedPages.set(pageId, why);
-        if (this.endedPages.size > 5000)
-          this.endedPages.delete(this.endedPages.keys().next().value as string);
-      };
+      session.onPageGone = (pageId, why) => this.notePageGone(session, pageId, why);
       this.sessions.set(session.id, session);
       session.start((s, reason) => this.onSessionStopped(s, reason));
       void host.disconnected.then(() => session.stop('crashed'));
@@ -187,7 +193,7 @@ export class BrowCore {
           this.dataDir,
         );
         const s = session;
-        s.onPageGone = (pageId, why) => this.endedPages.set(pageId, why);
+        s.onPageGone = (pageId, why) => this.notePageGone(s, pageId, why);
         this.sessions.set(s.id, s);
         s.start((x, reason) => this.onSessionStopped(x, reason));
         void host.disconnected.then(() => s.stop('crashed'));
@@ -298,6 +304,10 @@ export class BrowCore {
     const s = sessionId ? this.session(sessionId, owner) : this.defaultSession(owner);
     const p = s?.activePageId ? s.pages.get(s.activePageId) : undefined;
     if (!p) {
+      // the page the caller used last went away: say how, not only that none is open
+      const lastId = this.lastPages.get(owner) ?? (owner === null ? this.lastPageId : null);
+      const gone = !sessionId && lastId ? this.endedPages.get(lastId) : undefined;
+      if (lastId && gone) throw this.missingPage(lastId, 'No page is open: the last page used, ');
       throw new BrowserError('page_not_found', 'No page is open.', {
         hint: 'Open one with browser_open_page, then pass its page_id.',
       });
@@ -305,12 +315,56 @@ export class BrowCore {
     return this.touchPage(p, owner);
   }
 
-  private missingPage(pageId: string): BrowserError {
-    const why = this.endedPages.get(pageId);
-    if (why === 'crashed') return new BrowserError('browser_crashed', `The browser of page ${pageId} died.`);
-    if (why === 'closed') return new BrowserError('page_closed', `Page ${pageId} was closed.`);
-    if (why) return new BrowserError('session_closed', `The session of page ${pageId} has ended (${why}).`);
-    return new BrowserError('page_not_found', `No open page ${pageId}.`);
+  /** Remember why a page went away (the last 5000), for the errors of calls that still name it. */
+  private notePageGone(s: Session, pageId: string, why: PageGoneReason): void {
+    this.endedPages.set(pageId, {
+      why,
+      session_id: s.id,
+      idle_ms: Date.now() - s.lastUsed,
+      person: !s.options.headless || !!s.options.attached,
+    });
+    if (this.endedPages.size > 5000) this.endedPages.delete(this.endedPages.keys().next().value as string);
+  }
+
+  /**
+   * The error for a page id that is not open: why it went away when brow knows (closed by a call, by
+   * the page or a person, idle stop, crash, ttl, session stop). `lead` starts the message instead of "Page".
+   */
+  private missingPage(pageId: string, lead = ''): BrowserError {
+    const g = this.endedPages.get(pageId);
+    const page = lead ? `${lead}page ${pageId},` : `Page ${pageId}`;
+    const details = g ? { page_id: pageId, session_id: g.session_id, closed_reason: g.why } : {};
+    const err = (code: 'page_closed' | 'session_closed' | 'browser_crashed', text: string, hint?: string) =>
+      new BrowserError(code, `${page} ${text}`, { details, ...(hint ? { hint } : {}) });
+    const reopen = 'Open it again with browser_open_page (browser_list_pages lists the open ones).';
+    switch (g?.why) {
+      case undefined:
+        return new BrowserError('page_not_found', `No open page ${pageId}.`);
+      case 'crashed':
+        return err('browser_crashed', 'is gone: its browser crashed or was killed.');
+      case 'closed':
+        return err('page_closed', 'was closed by a browser_close_page call.', reopen);
+      case 'closed_by_page':
+        return err(
+          'page_closed',
+          g.person
+            ? 'was closed by the page itself (window.close) or by a person closing its window.'
+            : 'was closed by the page itself (window.close).',
+          reopen,
+        );
+      case 'idle':
+        return err(
+          'session_closed',
+          `was closed after ${Math.round(g.idle_ms / 1000)} s idle: its session ${g.session_id} stopped (idle_stop_ms).`,
+          `${reopen} browser_keep_alive keeps a session through a long pause; idle_stop_ms sets the idle time.`,
+        );
+      case 'ttl':
+        return err('session_closed', `was closed when its session ${g.session_id} reached its ttl_ms.`, reopen);
+      case 'stopped':
+        return err('session_closed', `was closed when its session ${g.session_id} was stopped.`, reopen);
+      case 'shutdown':
+        return err('session_closed', `was closed when brow shut down.`, reopen);
+    }
   }
 
   /** Remember a caller's last page: calls that name no page mean it. */

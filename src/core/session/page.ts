@@ -23,6 +23,8 @@ export class BrowPage {
   /** Bumped by every cross-document navigation of the main frame. */
   documentGeneration = 0;
   closed = false;
+  /** brow closed (or released) it: a close nobody asked brow for came from the page or a person. */
+  closedByCall = false;
   /** A dialog waiting for browser_handle_dialog (policy `report`). */
   pendingDialog: PendingDialog | null = null;
   /** Dialogs seen since the last action collected them. */
@@ -157,6 +159,7 @@ export class BrowPage {
   /** Let go of an adopted tab: listeners, our init script and CDP session go; the tab stays as it is. */
   async release(): Promise<void> {
     if (this.closed) return;
+    this.closedByCall = true;
     this.markClosed();
     if (this.scriptId)
       await this.raw.removeScriptToEvaluateOnNewDocument(this.scriptId).catch(() => undefined);
@@ -166,6 +169,7 @@ export class BrowPage {
   /** Close the tab; beforeunload handlers never hold it open. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closedByCall = true;
     this.markClosed();
     await this.raw.close({ runBeforeUnload: false }).catch(() => undefined);
   }

@@ -13,6 +13,9 @@ import { BrowPage } from './page.js';
 
 export type StopReason = 'stopped' | 'idle' | 'crashed' | 'ttl' | 'shutdown';
 
+/** Why a page went away: closed by a brow call, by the page itself or a person (`closed_by_page`), or with its session. */
+export type PageGoneReason = 'closed' | 'closed_by_page' | StopReason;
+
 export interface SessionOptions {
   headless: boolean;
   readOnly: boolean;
@@ -45,7 +48,7 @@ export class Session {
   private ttlTimer: NodeJS.Timeout | null = null;
   private onStop: (s: Session, reason: StopReason) => void = () => undefined;
   /** Told when a page goes away (closed by a caller, by the page, or with the session). */
-  onPageGone: (pageId: string, why: 'closed' | StopReason) => void = () => undefined;
+  onPageGone: (pageId: string, why: PageGoneReason) => void = () => undefined;
 
   constructor(
     readonly host: BrowserHost,
@@ -137,7 +140,10 @@ export class Session {
   forgetPage(page: BrowPage): void {
     if (!this.pages.delete(page.id)) return;
     const crashed = this.host.dead || !this.host.browser.connected;
-    this.onPageGone(page.id, this.stopReason ?? (crashed ? 'crashed' : 'closed'));
+    this.onPageGone(
+      page.id,
+      this.stopReason ?? (crashed ? 'crashed' : page.closedByCall ? 'closed' : 'closed_by_page'),
+    );
     if (this.activePageId === page.id) this.activePageId = [...this.pages.keys()].pop() ?? null;
     this.events.emit('page-closed', this.id, { page_id: page.id });
   }

@@ -1,4 +1,5 @@
 /** How a failed capability answers on the bus: an invocation error whose message carries the brow error code. */
+import { renderHint } from '../../runtime/door-names.js';
 import type { ErrorOutcome } from '../../runtime/outcome.js';
 
 export type ErrorCode = ErrorOutcome['data']['error_code'];
@@ -19,8 +20,11 @@ export class BusError extends Error {
     super(`[${code}] ${message}${hint ? ` — ${hint}` : ''}`);
   }
 
-  /** The error of a failed capability outcome; `rename` turns capability names into bus function ids. */
-  static from(o: ErrorOutcome, rename: (text: string) => string = (t) => t): BusError {
+  /**
+   * The error of a failed capability outcome, capability names in its message and hint written as the
+   * bus function ids to call (the door-names table, which the worker fills from its function table).
+   */
+  static from(o: ErrorOutcome, rename: (text: string) => string = (t) => renderHint(t, 'bus')): BusError {
     const { error_code, message, hint, ...details } = o.data;
     return new BusError(error_code, rename(message), rename(hint), details);
   }

@@ -181,7 +181,19 @@ export function parseArgs(command: string, fields: FieldSpec[], argv: string[]):
   assignPositionals(command, fields, positionals, raw, usage);
   const input: Record<string, unknown> = globals.inputJson ? inputJson(globals.inputJson) : {};
   for (const [f, tokens] of raw) input[f.name] = fieldValue(f, tokens);
-  return { globals, input };
+  return { globals, input: bareRefs(input) };
+}
+
+/** A ref field (`ref`, `to_ref`, …): `@e1`, as agent-browser writes refs, means `e1`. */
+const isRefField = (name: string) => /(^|_)ref$/.test(name);
+
+/** Ref fields written `@e1` (as agent-browser prints refs) become `e1`. */
+export function bareRefs(input: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...input };
+  for (const [k, v] of Object.entries(out)) {
+    if (isRefField(k) && typeof v === 'string' && /^@./.test(v)) out[k] = v.slice(1);
+  }
+  return out;
 }
 
 function assignPositionals(

@@ -2,9 +2,13 @@
 import { z } from 'zod';
 import type { AnyCapability } from '../../capabilities/define.js';
 import { capabilities } from '../../capabilities/registry.js';
+import { cliCommandName } from '../../runtime/door-names.js';
 
 /** Flags every command takes; a capability field with one of these names is reachable only via --input-json. */
 export const GLOBAL_FLAGS = ['json', 'session', 'idle-timeout', 'config', 'input-json', 'help'] as const;
+
+/** Global flags that take a value (`--session NAME`); the others are switches. */
+export const VALUE_FLAGS: readonly string[] = ['session', 'idle-timeout', 'config', 'input-json'];
 
 /** A JSON-schema view of one input field, enough to parse a flag and print help. */
 export interface FieldSpec {
@@ -34,7 +38,7 @@ export const kebab = (s: string): string => s.replace(/_/g, '-');
 
 /** Command name of a capability: its name without the `browser_` prefix, in kebab-case. */
 export function commandName(capabilityName: string): string {
-  return kebab(capabilityName.replace(/^browser_/, ''));
+  return cliCommandName(capabilityName);
 }
 
 type JsonSchema = {

@@ -20,6 +20,11 @@ export interface DaemonTarget {
   configFile?: string | undefined;
 }
 
+/** Told when a call has to start the daemon (and so Chromium): `starting()` returns what to call when it is up. */
+export interface StartNotice {
+  starting(): (ok: boolean) => void;
+}
+
 /** Thrown when no daemon can be reached or started; the CLI answers connection_failed. */
 export class DaemonUnreachable extends Error {
   override readonly name = 'DaemonUnreachable';
@@ -52,9 +57,14 @@ function tail(file: string, lines = 8): string {
 }
 
 /** The daemon's socket, starting the daemon when none answers. */
-export async function ensureDaemon(t: DaemonTarget): Promise<string> {
+export async function ensureDaemon(t: DaemonTarget, notice?: StartNotice): Promise<string> {
   const { socket, log } = profilePaths(t.profile);
   if (await probe(socket)) return socket;
+  notice?.starting();
+  return startDaemon(t, socket, log);
+}
+
+async function startDaemon(t: DaemonTarget, socket: string, log: string): Promise<string> {
   const idle = `${t.idleMs ?? DEFAULT_IDLE_MS}ms`;
   const args = [BIN, 'daemon', '--profile', t.profile, '--idle-timeout', idle];
   if (t.configFile) args.push('--config', resolve(t.configFile));
@@ -88,13 +98,20 @@ export async function invokeViaDaemon(
   t: DaemonTarget,
   name: string,
   input: unknown,
+  notice?: StartNotice,
 ): Promise<{ outcome: Outcome; warnings: string[] }> {
-  const socket = await ensureDaemon(t);
-  const reply = await request<{
-    outcome?: Outcome;
-    error?: string;
-    daemon?: { config_file: string | null; build: string };
-  }>(socket, { op: 'invoke', name, input });
+  // the first call's answer comes once the daemon and its Chromium are up: the notice ends then
+  let ready: ((ok: boolean) => void) | undefined;
+  type Reply = { outcome?: Outcome; error?: string; daemon?: { config_file: string | null; build: string } };
+  let reply: Reply;
+  try {
+    const socket = await ensureDaemon(t, notice && { starting: () => (ready = notice.starting()) });
+    reply = await request<Reply>(socket, { op: 'invoke', name, input });
+  } catch (e) {
+    ready?.(false);
+    throw e;
+  }
+  ready?.(!!reply.outcome);
   if (!reply.outcome) throw new DaemonUnreachable(`The daemon failed: ${reply.error ?? 'no answer'}`);
   const warnings: string[] = [];
   const restart = `\`brow daemon stop --session ${t.profile}\` restarts it`;

@@ -26,6 +26,8 @@ export interface DaemonStatus {
   started_at: number;
   last_used_at: number;
   idle_timeout_ms: number;
+  /** After this long without a call a browser session (and its pages) stops. */
+  session_idle_stop_ms: number;
   in_flight: number;
   config_file: string | null;
   build: string;
@@ -41,6 +43,18 @@ export interface DaemonOptions {
 
 const log = (msg: string) =>
   process.stderr.write(`${new Date().toISOString()} brow daemon[${process.pid}]: ${msg}\n`);
+
+/**
+ * The daemon's configuration: browser sessions live as long as the daemon (they stop after the
+ * daemon's own idle time, not the 5 minutes a session idles elsewhere), unless `idle_stop_ms` is
+ * configured (file, BROW_IDLE_STOP_MS or --idle-stop-ms), which still shortens it.
+ */
+export function daemonConfig(opts: DaemonOptions): LoadedConfig['config'] {
+  const { config, sources } = opts.loaded;
+  return sources.idle_stop_ms === 'default'
+    ? { ...config, idle_stop_ms: Math.max(1000, opts.idleMs) }
+    : config;
+}
 
 /** Does something answer on this socket? */
 export function probe(socket: string, timeoutMs = 1000): Promise<boolean> {
@@ -82,7 +96,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const { socket } = profilePaths(opts.profile);
   // loaded here, not at the top: the CLI client imports this file for probe() and BUILD only
   const { BrowRuntime } = await import('../../runtime/runtime.js');
-  const runtime = new BrowRuntime(opts.loaded.config);
+  const runtime = new BrowRuntime(daemonConfig(opts));
   const startedAt = Date.now();
   let lastUsed = startedAt;
   let inFlight = 0;
@@ -123,6 +137,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       started_at: startedAt,
       last_used_at: lastUsed,
       idle_timeout_ms: opts.idleMs,
+      session_idle_stop_ms: runtime.config.idle_stop_ms,
       in_flight: inFlight - 1,
       config_file: opts.loaded.file,
       build: BUILD,
@@ -178,7 +193,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     await runtime.close();
     return 0;
   }
-  log(`profile "${opts.profile}" listening on ${socket}; idle timeout ${opts.idleMs} ms`);
+  log(
+    `profile "${opts.profile}" listening on ${socket}; idle timeout ${opts.idleMs} ms; browser sessions stop after ${runtime.config.idle_stop_ms} ms idle`,
+  );
   armIdle();
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -5,12 +5,14 @@
  */
 import { errorOutcome } from '../../runtime/invoke.js';
 import type { Outcome } from '../../runtime/outcome.js';
+import { readFileSync } from 'node:fs';
+import { renderHint } from '../../runtime/door-names.js';
 import { absolutePaths, checkInput, parseArgs } from './argv.js';
 import { daemonCommand, doctorCommand, profileOf, runtimeFromArgs } from './builtins.js';
-import { capabilityCommands, commandName, type CommandSpec } from './commands.js';
+import { capabilityCommands, commandName, GLOBAL_FLAGS, VALUE_FLAGS, type CommandSpec } from './commands.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config-cmd.js';
-import { DaemonUnreachable, invokeViaDaemon } from './daemon-client.js';
+import { DaemonUnreachable, invokeViaDaemon, type StartNotice } from './daemon-client.js';
 import { commandHelp, mainHelp } from './help.js';
 import { printOutcome, stdio, type Streams } from './output.js';
 import { nearest } from '../../runtime/near.js';
@@ -65,13 +67,124 @@ export const BUILTINS: Record<string, Builtin> = {
     run: (argv, io) => configCommand(argv, io),
   },
   completion: {
-    usage: 'completion bash',
-    description: 'bash completion: eval "$(brow completion bash)"',
+    usage: 'completion bash|zsh|fish',
+    description:
+      'shell completion: eval "$(brow completion bash)" in ~/.bashrc, source <(brow completion zsh) in ~/.zshrc, brow completion fish | source',
     run: (argv, io) => completionCommand(argv, Object.keys(BUILTINS), io.out),
   },
 };
 
 const builtinHelp = (): [string, string][] => Object.values(BUILTINS).map((b) => [b.usage, b.description]);
+
+/** The version in package.json, read beside this module (src/ or dist/ alike, a checkout or an install). */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * Global flags stand anywhere on the line, as people type them: `brow --session x open-page URL`
+ * is `brow open-page URL --session x`. Returns the command and its argv (the global flags typed
+ * before it first).
+ */
+export function splitCommand(argv: string[]): {
+  command: string | undefined;
+  rest: string[];
+  /** The global flags typed before the command. */
+  leading: string[];
+} {
+  const before: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const t = argv[i]!;
+    if (!t.startsWith('-') || t === '-') break;
+    if (t === '--') {
+      // `brow -- cmd`: the command follows
+      i++;
+      break;
+    }
+    if (t === '-h' || t === '-V') {
+      before.push(t);
+      continue;
+    }
+    const name = t.replace(/^--?/, '').split('=')[0]!;
+    if (name === 'version') {
+      before.push(t);
+      continue;
+    }
+    if (!(GLOBAL_FLAGS as readonly string[]).includes(name)) {
+      throw new UsageError(`brow has no global flag ${t.split('=')[0]}.`, {
+        hint: "Global flags are --json, --session NAME, --idle-timeout DUR, --config FILE, --input-json JSON, --help and --version; a command's own flags go after it (brow <command> --help).",
+      });
+    }
+    before.push(t);
+    if (VALUE_FLAGS.includes(name) && !t.includes('=')) {
+      const v = argv[i + 1];
+      if (v === undefined) {
+        throw new UsageError(`--${name} needs a value.`, {
+          hint: `For example brow --${name} VALUE list-pages.`,
+        });
+      }
+      before.push(v);
+      i++;
+    }
+  }
+  const command = argv[i];
+  return { command, rest: [...before, ...argv.slice(i + 1)], leading: before };
+}
+
+/**
+ * `brow snapshot`, as agent-browser users type it: browser_list_elements with the whole page
+ * (scope full); `-i` only the interactive elements (scope interactive); `-c` the compact outline
+ * form (format outline: `- role "name" [ref=eN]`, no states or values); `-d N` is refused, since
+ * listings have no depth limit. Every list-elements flag works too.
+ */
+export function snapshotArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  let scope = false;
+  let rest = false;
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i]!;
+    if (rest || t === '--') {
+      rest = true;
+      out.push(t);
+      continue;
+    }
+    // -ic = -i -c
+    const shorts = /^-[icd]+$/.test(t) ? [...t.slice(1)] : null;
+    if (!shorts) {
+      if (/^--(scope|ref)(=|$)/.test(t)) scope = true;
+      out.push(t);
+      continue;
+    }
+    for (const c of shorts) {
+      if (c === 'i') {
+        out.push('--scope', 'interactive');
+        scope = true;
+      } else if (c === 'c') out.push('--format', 'outline');
+      else {
+        throw new UsageError(
+          'brow snapshot has no depth limit (-d): listings show every level they include.',
+          {
+            hint: 'List less instead: -i for the interactive elements only, --scope subtree --ref eN for one part of the page, --scope viewport for what is on screen, or --max-chars N.',
+          },
+        );
+      }
+    }
+  }
+  return scope ? out : ['--scope', 'full', ...out];
+}
+
+const SNAPSHOT_HELP = `Usage: brow snapshot [-i] [-c] [list-elements flags]
+
+brow list-elements under the name agent-browser users know: the whole page (--scope full) with refs;
+  -i   interactive elements only (--scope interactive, what brow list-elements lists by default)
+  -c   compact: the outline form (--format outline: \`- role "name" [ref=eN]\`, no states or values)
+  -d N is not supported: listings have no depth limit (use --scope subtree --ref eN, or -i).
+Refs may be written @e1 wherever a command takes one: brow click @e1.
+`;
 
 /** Run one capability command through the profile's daemon. */
 async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Promise<number> {
@@ -86,13 +199,30 @@ async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Pr
     configFile: globals.config ?? process.env.BROW_CONFIG,
     ...(globals.idleTimeout ? { idleMs: parseDuration(globals.idleTimeout) } : {}),
   };
+  const notice: StartNotice = {
+    starting: () => {
+      const t0 = Date.now();
+      io.err(`brow: starting the daemon and Chromium for session "${target.profile}"…`);
+      return (ok) => io.err(ok ? ` ready (${((Date.now() - t0) / 1000).toFixed(1)} s)\n` : ' failed\n');
+    },
+  };
   const { outcome, warnings } = await invokeViaDaemon(
     target,
     spec.capability.name,
     absolutePaths(input, process.cwd()),
+    notice,
   );
   for (const w of warnings) io.err(`${w}\n`);
-  return printOutcome(outcome, globals.json, io);
+  return printOutcome(forCli(outcome), globals.json, io);
+}
+
+/** An answer as the CLI gives it: tools named in its text and hint are written as brow commands. */
+export function forCli(o: Outcome): Outcome {
+  const content = renderHint(o.content, 'cli');
+  if (o.ok) return { ...o, content };
+  const data = { ...o.data, message: renderHint(o.data.message, 'cli') };
+  if (typeof o.data.hint === 'string') data.hint = renderHint(o.data.hint, 'cli');
+  return { ...o, content, data };
 }
 
 /** The outcome for an error thrown before or around a call. */
@@ -111,10 +241,18 @@ function outcomeOf(e: unknown): Outcome {
 }
 
 export async function main(argv: string[], io: Streams = stdio): Promise<number> {
-  const [command, ...rest] = argv;
   try {
-    if (!command || command === '--help' || command === '-h' || command === 'help') {
-      const spec = rest[0] ? capabilityCommands().get(rest[0]) : undefined;
+    const { command, rest, leading } = splitCommand(argv);
+    const asked = (...flags: string[]) => flags.some((f) => leading.includes(f));
+    if (asked('--version', '-V') || command === 'version') {
+      io.out(`${version()}\n`);
+      return 0;
+    }
+    if (!command || command === 'help') {
+      const named = rest.find((t) => !t.startsWith('-'));
+      const spec = named
+        ? (capabilityCommands().get(named === 'snapshot' ? 'list-elements' : named) ?? undefined)
+        : undefined;
       io.out(spec ? commandHelp(spec) : mainHelp(builtinHelp()));
       return 0;
     }
@@ -126,9 +264,17 @@ export async function main(argv: string[], io: Streams = stdio): Promise<number>
       return 0;
     }
     if (builtin) return await builtin.run(rest, io);
+    if (command === 'snapshot') {
+      const list = capabilityCommands().get('list-elements')!;
+      if (rest.includes('--help') || rest.includes('-h')) {
+        io.out(`${SNAPSHOT_HELP}\n${commandHelp(list)}`);
+        return 0;
+      }
+      return await runCapability(list, snapshotArgs(rest), io);
+    }
     const spec = capabilityCommands().get(command) ?? capabilityCommands().get(commandName(command));
     if (spec) return await runCapability(spec, rest, io);
-    const near = nearest(command, [...capabilityCommands().keys(), ...Object.keys(BUILTINS)]);
+    const near = nearest(command, [...capabilityCommands().keys(), ...Object.keys(BUILTINS), 'snapshot']);
     throw new UsageError(`brow has no command "${command}".`, {
       hint: `${near.length > 0 ? `Did you mean ${near.join(', ')}? ` : ''}brow --help lists the commands.`,
     });
