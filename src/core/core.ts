@@ -359,7 +359,11 @@ export class BrowCore {
           `${reopen} browser_keep_alive keeps a session through a long pause; idle_stop_ms sets the idle time.`,
         );
       case 'ttl':
-        return err('session_closed', `was closed when its session ${g.session_id} reached its ttl_ms.`, reopen);
+        return err(
+          'session_closed',
+          `was closed when its session ${g.session_id} reached its ttl_ms.`,
+          reopen,
+        );
       case 'stopped':
         return err('session_closed', `was closed when its session ${g.session_id} was stopped.`, reopen);
       case 'shutdown':
