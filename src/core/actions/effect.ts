@@ -5,7 +5,14 @@ import type { BrowPage } from '../session/page.js';
 import { diffOutlines, isEmptyDiff, renderDiff, type OutlineDiff } from '../snapshot/diff.js';
 import { nodeLine, valueText } from '../snapshot/render-lines.js';
 import { changedSince, takeSnapshot, type Snapshot } from '../snapshot/snapshot.js';
-import { relevantRequest, settle, sleep, watchRequests, type RequestWatch } from './settle.js';
+import {
+  recordPageTimers,
+  relevantRequest,
+  settle,
+  sleep,
+  watchRequests,
+  type RequestWatch,
+} from './settle.js';
 import { withApi } from '../snapshot/page-script.js';
 
 export interface TargetState {
@@ -213,6 +220,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   const downloadsBefore = session.downloads.length;
   const consoleSeq = session.console.lastSeq;
   const watch = watchRequests(page);
+  await recordPageTimers(page, true);
   let result: RunResult = {};
   let settleMs = 0;
   let waited: (EffectWindow & { busy: boolean }) | undefined;
@@ -240,6 +248,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     }
   } finally {
     watch.stop();
+    if (!page.closed && !page.pendingDialog) await recordPageTimers(page, false);
   }
 
   /** Everything the action led to so far; `happened` when any of it is observable. */

@@ -90,19 +90,16 @@ async function quiet(page: BrowPage, quietMs: number, maxMs: number): Promise<vo
   if (maxMs <= 0) return;
   const work = withApi(
     page.raw.mainFrame(),
-    (api, q: number, max: number) =>
-      new Promise<boolean>((resolve) => {
-        const start = performance.now();
-        const tick = () => {
-          const now = performance.now();
-          if (now - Math.max(api.mutations().lastAt, start) >= q) resolve(true);
-          else if (now - start > max) resolve(false);
-          else setTimeout(tick, 10);
-        };
-        setTimeout(tick, Math.min(q, 16));
-      }),
+    (api, q: number, max: number) => (api.settleQuiet ? api.settleQuiet(q, max) : true),
     quietMs,
     maxMs,
   );
   await page.raceDialog(work).catch(() => undefined);
 }
+
+/**
+ * Note (on) or stop noting the timers the main frame's page sets: a timer still due keeps the
+ * settle's quiet window from ending early (see the page script's settleQuiet).
+ */
+export const recordPageTimers = (page: BrowPage, on: boolean): Promise<void> =>
+  withApi(page.raw.mainFrame(), (api, start: boolean) => api.recordTimers(start), on).catch(() => undefined);

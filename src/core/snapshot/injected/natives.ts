@@ -108,6 +108,11 @@ export const computedStyle = (el: Element, pseudo?: string): CSSStyleDeclaration
 const perfNow = Performance.prototype.now;
 const perf = performance;
 export const now = (): number => apply(perfNow, perf, []) as number;
+const winSetTimeout = window.setTimeout;
+/** setTimeout as the page had it before brow's timer patch (so brow's own waits are never noted). */
+export const later = (fn: () => void, ms: number): void => void apply(winSetTimeout, window, [fn, ms]);
+const winRaf = window.requestAnimationFrame;
+export const nextFrame = (fn: () => void): void => void apply(winRaf, window, [fn]);
 const randomUUID = Crypto.prototype.randomUUID as (() => string) | undefined;
 const cryptoObj = globalThis.crypto;
 /** A random key; randomUUID needs a secure context, so fall back to Math.random elsewhere. */

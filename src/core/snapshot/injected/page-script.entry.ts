@@ -10,6 +10,7 @@ import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot, outlineStamp } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
 import { installPatches, mayReactToHover, recordTimers, timerDue } from './patches.js';
+import { settleQuiet } from './quiet.js';
 import { composedParent } from './shadow.js';
 import {
   BROW_PAGE_KEY,
@@ -97,6 +98,7 @@ function install(key: symbol): void {
     mayReactToHover: () => mayReactToHover(),
     recordTimers: (on) => recordTimers(on),
     timerDue: () => timerDue(),
+    settleQuiet: (quietMs, maxMs) => settleQuiet(quietMs, maxMs),
     describe(id) {
       const el = elementOf(id);
       return el ? describeElement(el) : null;

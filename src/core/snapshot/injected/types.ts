@@ -148,6 +148,8 @@ export interface BrowPageApi {
   recordTimers(on: boolean): void;
   /** Whether a timer noted while recording is still due (a debounce that has not fired). */
   timerDue(): boolean;
+  /** Resolves when the DOM is quiet (true) or maxMs passed (false); see quiet.ts for the early end. */
+  settleQuiet(quietMs: number, maxMs: number): Promise<boolean>;
   /** The element's box and its visible part (viewport ∩ overflow clips), or null if gone. */
   visibleBox(id: number): VisibleBox | null;
   describe(id: number): DescribeResult | null;
