@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type * as Actions from '../core/actions/actions.js';
 import type { Effect } from '../core/actions/effect.js';
 import type { BrowPage } from '../core/session/page.js';
-import { onPage, pageIdField, refField, sessionIdField } from './common.js';
+import { actionOut, onPage, pageIdField, refField, sessionIdField } from './common.js';
 import { defineCapability, type CapabilityContext, type CapabilityResult } from './define.js';
 
 const base = { page_id: pageIdField, session_id: sessionIdField };
-const actionAnnotations = { readOnly: false, destructive: false, idempotent: false };
+// every action may change the page: destructive in MCP's sense
+const actionAnnotations = { readOnly: false, destructive: true, idempotent: false };
 
 async function result(page: BrowPage, e: Effect, label: string): Promise<CapabilityResult> {
   const { renderEffect } = await import('../core/actions/effect.js');
@@ -35,9 +36,10 @@ export const clickCap = defineCapability({
   name: 'browser_click',
   title: 'Click an element',
   description:
-    'Click an element by ref with real mouse input: brought into view through its panes, checked visible, enabled and not covered; the pointer moves onto it first and hover effects settle before the press.',
+    'Click an element by ref with real mouse input (scrolled into view, checked visible, enabled, not covered; hovered first).',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   positional: ['ref'],
   input: z.object({
     ...base,
@@ -65,6 +67,7 @@ export const hoverCap = defineCapability({
   description: 'Move the mouse over an element by ref (menus, tooltips).',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   positional: ['ref'],
   input: z.object({ ...base, ref: refField }),
   handle: (input, ctx) => runAction(ctx, input, (act, page) => act.hover(page, input.ref)),
@@ -74,9 +77,10 @@ export const fillCap = defineCapability({
   name: 'browser_fill',
   title: 'Fill a field',
   description:
-    'Replace the value of a text field, textarea or contenteditable by ref. Password values are never echoed.',
+    'Replace the value of a text field, textarea or contenteditable by ref (passwords never echoed).',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
+  output: actionOut,
   positional: ['ref', 'value'],
   input: z.object({
     ...base,
@@ -89,14 +93,14 @@ export const fillCap = defineCapability({
 export const typeCap = defineCapability({
   name: 'browser_type',
   title: 'Type text',
-  description:
-    'Type text key by key into the focused element, or into a ref after focusing it (for inputs that react per key).',
+  description: 'Type text key by key at the focus, or into a ref (for inputs that react per key).',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   positional: ['text'],
   input: z.object({
     ...base,
-    ref: z.string().optional().describe('Element to focus first; omit to type at the current focus'),
+    ref: z.string().optional().describe('Element to focus first; omit: the focus'),
     text: z.string().describe('Text to type'),
     delay_ms: z.number().int().min(0).max(1000).optional().describe('Pause between keys in ms'),
   }),
@@ -115,14 +119,12 @@ export const pressCap = defineCapability({
   description: 'Press a key or combo ("Enter", "Tab", "Control+A") at the current focus, or on a ref.',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   positional: ['key'],
   input: z.object({
     ...base,
-    key: z.string().min(1).describe('Key or combo, e.g. Enter, Escape, ArrowDown, Control+Enter'),
-    ref: z
-      .string()
-      .optional()
-      .describe('Element to focus first; omit after browser_fill to send the key to the focused field'),
+    key: z.string().min(1).describe('e.g. Enter, ArrowDown, Control+A'),
+    ref: z.string().optional().describe('Element to focus first; omit: the focus'),
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (act, page) => act.press(page, input.key, input.ref ? { ref: input.ref } : {})),
@@ -132,17 +134,13 @@ export const scrollCap = defineCapability({
   name: 'browser_scroll',
   title: 'Scroll',
   description:
-    'Scroll the page by delta_y/delta_x, bring a ref into view through every pane that holds it, or scroll inside a scrollable ref (a pane) by delta_y/delta_x. Says what scrolled.',
+    'Scroll the page by delta_x/delta_y, bring a ref into view, or scroll inside a pane ref by the deltas. Says what scrolled.',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   input: z.object({
     ...base,
-    ref: z
-      .string()
-      .optional()
-      .describe(
-        'Element to bring into view, through its scrolling panes; with deltas, the pane to scroll inside',
-      ),
+    ref: z.string().optional().describe('Bring into view; with deltas: the pane to scroll'),
     delta_x: z.number().default(0).describe('Horizontal pixels; positive moves right'),
     delta_y: z.number().default(0).describe('Vertical pixels; positive moves down'),
   }),
@@ -162,6 +160,7 @@ export const selectCap = defineCapability({
   description: 'Choose an option of a select by exact value or unique visible label.',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
+  output: actionOut,
   positional: ['ref', 'value'],
   input: z.object({
     ...base,
@@ -176,10 +175,10 @@ export const selectCap = defineCapability({
 export const checkCap = defineCapability({
   name: 'browser_check',
   title: 'Check or uncheck',
-  description:
-    'Set a checkbox, radio or switch to checked (true) or unchecked (false); nothing happens when it already is.',
+  description: 'Set a checkbox, radio or switch checked or unchecked (no-op when it already is).',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
+  output: actionOut,
   positional: ['ref'],
   input: z.object({
     ...base,
@@ -193,34 +192,20 @@ export const dragCap = defineCapability({
   name: 'browser_drag',
   title: 'Drag and drop',
   description:
-    'Drag an element with a real pointer path (press, 12+ moves, release) onto another ref, to a viewport ' +
-    'point, or by an offset: sortable lists, kanban cards, HTML5 draggables, sliders, resizers. Any element ' +
-    'that takes pointer input can be dragged. Give exactly one kind of target. The answer says what moved.',
+    'Drag an element with a real pointer path onto a ref, to a point, or by an offset (sortable lists, ' +
+    'HTML5 drag, sliders, resizers). One kind of target. Says what moved.',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   positional: ['ref', 'to_ref'],
   input: z.object({
     ...base,
-    ref: z.string().min(1).describe('Ref of the element to drag (pressed at its centre)'),
-    to_ref: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'Drop onto this ref: released a few px past its centre, so a sortable list sees its midpoint crossed',
-      ),
-    to_x: z.number().optional().describe('Drop at this viewport x in CSS px (with to_y)'),
-    to_y: z.number().optional().describe('Drop at this viewport y in CSS px (with to_x)'),
-    offset_x: z
-      .number()
-      .optional()
-      .describe(
-        "Move by this many CSS px right (negative: left) from the source's centre (sliders, resizers)",
-      ),
-    offset_y: z
-      .number()
-      .optional()
-      .describe("Move by this many CSS px down (negative: up) from the source's centre"),
+    ref: z.string().min(1).describe('Element to drag'),
+    to_ref: z.string().min(1).optional().describe('Drop onto this ref (a few px past its centre)'),
+    to_x: z.number().optional().describe('Drop at viewport x (with to_y)'),
+    to_y: z.number().optional().describe('Drop at viewport y (with to_x)'),
+    offset_x: z.number().optional().describe('Move right by px (negative: left)'),
+    offset_y: z.number().optional().describe('Move down by px (negative: up)'),
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (act, page) =>
@@ -237,10 +222,10 @@ export const dragCap = defineCapability({
 export const uploadCap = defineCapability({
   name: 'browser_upload_file',
   title: 'Upload files',
-  description:
-    'Put files into a file input by ref. Paths are relative to (and must stay inside) the workspace root.',
+  description: 'Put files into a file input by ref (paths inside the workspace root).',
   group: 'actions',
   annotations: actionAnnotations,
+  output: actionOut,
   positional: ['ref', 'file_paths'],
   input: z.object({
     ...base,

@@ -1,32 +1,30 @@
 /** Attach to a person's running Chrome over CDP (off unless allow_attach). */
 import { z } from 'zod';
-import { pageRecord, timeoutMs } from './common.js';
+import { pageIdOut, pageRecord, sessionIdOut, timeoutMs } from './common.js';
 import { defineCapability } from './define.js';
 
-const cdpUrl = z
-  .string()
-  .min(1)
-  .describe(
-    'CDP endpoint of a running Chrome: http://127.0.0.1:9222 (started with --remote-debugging-port) or ws://…',
-  );
+const cdpUrl = z.string().min(1).describe('CDP endpoint: http://127.0.0.1:9222 or ws://…');
 
 export const attachSession = defineCapability({
   name: 'browser_attach_session',
   title: "Attach to a person's browser",
   description:
-    'Bind a session to a running Chrome over CDP: open a fresh tab the session owns, or adopt an existing tab by URL substring (one session per tab). Stopping closes only a tab brow opened and releases an adopted one untouched. Off unless allow_attach.',
+    'Bind a session to a running Chrome over CDP: a fresh tab, or adopt one by URL substring. Stopping closes only a tab brow opened. Needs allow_attach.',
   group: 'sessions',
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  output: z
+    .looseObject({
+      session_id: sessionIdOut,
+      page_id: pageIdOut,
+      adopted: z.boolean().describe('Adopted a tab'),
+    })
+    .describe('Attached'),
   positional: ['cdp_url'],
   input: z.object({
     cdp_url: cdpUrl,
-    adopt_url_substring: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Adopt the open tab whose URL contains this text'),
-    url: z.string().optional().describe('URL to open in the fresh tab (ignored when adopting)'),
-    read_only: z.boolean().optional().describe('Inspection only: refuse actions, scripts and style writes'),
+    adopt_url_substring: z.string().min(1).optional().describe('Adopt the tab whose URL contains this'),
+    url: z.string().optional().describe('URL for a fresh tab'),
+    read_only: z.boolean().optional().describe('Refuse actions, scripts, style writes'),
   }),
   async handle(input, ctx) {
     const { session, adopted } = await ctx.core.attachSession({ ...input, owner: ctx.owner });
@@ -54,9 +52,12 @@ export const listTabs = defineCapability({
   name: 'browser_list_tabs',
   title: 'List tabs of a running browser',
   description:
-    'List the open tabs of a running Chrome at a CDP endpoint, with which are already adopted. Read-only; off unless allow_attach.',
+    'List the tabs of a running Chrome at a CDP endpoint, and which are adopted. Needs allow_attach.',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z
+    .object({ tabs: z.array(z.looseObject({ url: z.string().describe('URL') })).describe('Tabs') })
+    .describe('Tabs'),
   positional: ['cdp_url'],
   input: z.object({ cdp_url: cdpUrl }),
   async handle(input, ctx) {

@@ -3,26 +3,35 @@ import { z } from 'zod';
 import type { BrowPage } from '../core/session/page.js';
 import type { CapabilityContext } from './define.js';
 
-export const pageIdField = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Page to use (from browser_open_page or browser_list_pages); defaults to the last used page');
+export const pageIdField = z.string().min(1).optional().describe('Page; default: the last used');
 
-export const sessionIdField = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Session to use; defaults to the session of the last used page');
+export const sessionIdField = z.string().min(1).optional().describe("Session; default: the page's");
 
-export const refField = z.string().min(1).describe('Element ref from the latest snapshot, e.g. "e12"');
+export const refField = z.string().min(1).describe('Ref from the latest listing, e.g. "e12"');
 
-export const timeoutField = z
-  .number()
-  .int()
-  .min(1)
-  .optional()
-  .describe('Timeout in milliseconds (default 30000; clamped to the configured maximum, 120000)');
+export const timeoutField = z.number().int().min(1).optional().describe('ms (default 30000, max 120000)');
+
+// Output fields shared by many capabilities: described once, kept short (they ride in every tool list).
+export const pageIdOut = z.string().describe('Page id');
+export const sessionIdOut = z.string().describe('Session id');
+/** A page record (pageRecord below). */
+export const pageOut = z
+  .looseObject({ page_id: pageIdOut, url: z.string().describe('URL') })
+  .describe('Page: id, session, url, state');
+
+/** What every action answers: its effect (src/core/actions/effect.ts), described at the top only. */
+export const actionOut = z
+  .object({
+    page_id: pageIdOut,
+    action: z
+      .looseObject({
+        ok: z.boolean().describe('Not failed'),
+        action: z.string().describe('Action'),
+        outcome: z.string().describe('completed | dispatched | no_change | failed'),
+      })
+      .describe('Effect: outcome, navigation, pages, dialogs, downloads, requests, changes'),
+  })
+  .describe('The effect');
 
 /** Clamp a caller's timeout to the configured range. */
 export function timeoutMs(ctx: CapabilityContext, t: number | undefined): number {

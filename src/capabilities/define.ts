@@ -46,28 +46,46 @@ export interface CapabilityResult {
 export interface Annotations {
   /** Only reads: never changes a page or a session. */
   readOnly: boolean;
-  /** May destroy something the caller cares about (closing, stopping). */
+  /**
+   * May change or destroy something (MCP's destructiveHint: meaningful when readOnly is false): an
+   * action on a page, a navigation, a script, closing or stopping. false only for changes that add
+   * and never alter (opening a page, starting a session).
+   */
   destructive: boolean;
   /** Calling twice with the same input does no more than once. */
   idempotent: boolean;
 }
 
-export interface Capability<S extends z.ZodObject = z.ZodObject> {
-  name: string;
+export interface Capability<
+  S extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  N extends string = string,
+> {
+  name: N;
   title: string;
   description: string;
   group: CapabilityGroup;
   input: S;
+  /**
+   * The shape of `data` on success (the full form the library and the tool API return). Loose:
+   * records may carry more than is described. The MCP door derives its outputSchema from it.
+   */
+  output: O;
   annotations: Annotations;
   /** The CLI's positional arguments, in order (field names of input). */
   positional?: string[];
   handle(input: z.output<S>, ctx: CapabilityContext): Promise<CapabilityResult>;
 }
 
-/** Declare a capability; the input schema is made strict so unknown fields are refused. */
-export function defineCapability<S extends z.ZodObject>(c: Capability<S>): Capability<S> {
+/**
+ * Declare a capability; the input schema is made strict so unknown fields are refused. The name
+ * keeps its literal type, so the registry's names form a union (`ToolName`).
+ */
+export function defineCapability<const N extends string, S extends z.ZodObject, O extends z.ZodObject>(
+  c: Capability<S, O, N>,
+): Capability<S, O, N> {
   return { ...c, input: c.input.strict() as S };
 }
 
-/** Erase the schema type for registries. */
-export type AnyCapability = Capability<z.ZodObject>;
+/** Erase the schema types for registries. */
+export type AnyCapability = Capability<z.ZodObject, z.ZodObject, string>;

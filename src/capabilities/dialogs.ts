@@ -1,24 +1,27 @@
 /** JavaScript dialogs (alert, confirm, prompt) left open by the session policy "report". */
 import { z } from 'zod';
-import { pageIdField, pageRecord, sessionIdField } from './common.js';
+import { pageIdField, pageIdOut, pageRecord, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 export const handleDialogCap = defineCapability({
   name: 'browser_handle_dialog',
   title: 'Answer a dialog',
   description:
-    'Accept or dismiss the alert/confirm/prompt a page is waiting on (sessions with dialog_policy "report"); prompt_text answers a prompt.',
+    'Accept or dismiss the alert/confirm/prompt a page waits on (dialog_policy "report"); prompt_text answers a prompt.',
   group: 'dialogs',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      dialog: z.looseObject({}).describe('The dialog: type, message, handled'),
+    })
+    .describe('Answered'),
   positional: ['accept'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    accept: z.boolean().describe('true = OK / accept, false = Cancel / dismiss'),
-    prompt_text: z
-      .string()
-      .optional()
-      .describe('Text to answer a prompt() with (default: its default value)'),
+    accept: z.boolean().describe('true: OK; false: Cancel'),
+    prompt_text: z.string().optional().describe('Answer to a prompt()'),
   }),
   async handle(input, ctx) {
     // no page lock: whatever holds it may be the call that opened the dialog

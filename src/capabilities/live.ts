@@ -4,7 +4,7 @@ import type { HandoffResult } from '../core/live/handoff.js';
 import { workspacePath, workspaceRoot } from '../core/paths.js';
 import type { OutlineDiff } from '../core/snapshot/diff.js';
 import { BrowserError } from '../core/errors.js';
-import { pageIdField, sessionIdField } from './common.js';
+import { pageIdField, pageIdOut, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 // the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
@@ -37,25 +37,22 @@ export const handoffCap = defineCapability({
   name: 'browser_handoff',
   title: 'Hand the page to a person',
   description:
-    'Pause for a step only a human can do (CAPTCHA, 2FA, SSO, payment): shows a banner with your instructions and a Continue button in the page (and in the brow console), and waits until the person continues, browser_confirm_handoff is called, or the timeout passes. Meanwhile actions on the page answer handoff_pending. Returns how it ended and what changed.',
+    'Pause for a step only a human can do (CAPTCHA, 2FA, SSO): shows your instructions and a Continue button in the page, waits for it, browser_confirm_handoff or the timeout. Returns what changed.',
   group: 'live',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({
+      handoff_id: z.string().describe('Handoff id'),
+      confirmed: z.boolean().describe('The person continued'),
+      url: z.string().describe('URL now'),
+    })
+    .describe('How it ended'),
   positional: ['instructions'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    instructions: z
-      .string()
-      .min(1)
-      .max(2000)
-      .describe('What the person should do, e.g. "Solve the CAPTCHA, then click Continue"'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1000)
-      .max(HANDOFF_MAX_MS)
-      .optional()
-      .describe('How long to wait for the person, in ms (default 300000, at most 1800000)'),
+    instructions: z.string().min(1).max(2000).describe('What the person should do'),
+    timeout_ms: z.number().int().min(1000).max(HANDOFF_MAX_MS).optional().describe('ms (default 300000)'),
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
@@ -73,13 +70,19 @@ export const confirmHandoffCap = defineCapability({
   name: 'browser_confirm_handoff',
   title: 'Confirm a handoff',
   description:
-    'Resolve a pending handoff from outside the page, as if the person clicked Continue: by handoff_id, or the one pending in session_id.',
+    'Resolve a pending handoff as if the person clicked Continue: by handoff_id, or the one in session_id.',
   group: 'live',
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  output: z
+    .looseObject({
+      handoff_id: z.string().describe('Handoff id'),
+      resolved: z.boolean().describe('Was pending'),
+    })
+    .describe('Confirmed'),
   positional: ['handoff_id'],
   input: z.object({
-    handoff_id: z.string().min(1).optional().describe('The handoff to resolve (from browser_handoff)'),
-    session_id: z.string().min(1).optional().describe('Resolve the one pending handoff of this session'),
+    handoff_id: z.string().min(1).optional().describe('From browser_handoff'),
+    session_id: z.string().min(1).optional().describe('Its session'),
   }),
   async handle(input, ctx) {
     const { confirmHandoff } = await handoffs();
@@ -97,18 +100,16 @@ export const startRecordingCap = defineCapability({
   name: 'browser_start_recording',
   title: 'Start recording a page',
   description:
-    'Record the page’s viewport to a video file (webm or mp4, 15 fps) with ffmpeg until browser_stop_recording. The path must be inside the workspace.',
+    'Record the viewport to a video file (webm or mp4, 15 fps, ffmpeg) until browser_stop_recording.',
   group: 'live',
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  output: z.looseObject({ page_id: pageIdOut, path: z.string().describe('File') }).describe('Recording'),
   positional: ['path'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    path: z.string().min(1).describe('Video file to write, inside the workspace (e.g. "runs/login.webm")'),
-    format: z
-      .enum(['webm', 'mp4'])
-      .optional()
-      .describe('Container and codec: webm (VP9, default) or mp4 (H.264)'),
+    path: z.string().min(1).describe('File in the workspace, e.g. "runs/a.webm"'),
+    format: z.enum(['webm', 'mp4']).optional().describe('webm (VP9, default) or mp4'),
   }),
   async handle(input, ctx) {
     const format = input.format ?? (input.path.toLowerCase().endsWith('.mp4') ? 'mp4' : 'webm');
@@ -126,9 +127,12 @@ export const startRecordingCap = defineCapability({
 export const stopRecordingCap = defineCapability({
   name: 'browser_stop_recording',
   title: 'Stop recording',
-  description: 'Stop the page’s recording and finish the file; returns its path, duration and frame counts.',
+  description: 'Stop the page’s recording and finish the file (path, duration, frames).',
   group: 'live',
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  output: z
+    .looseObject({ path: z.string().describe('File'), duration_ms: z.number().describe('Length, ms') })
+    .describe('Recorded'),
   input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
   async handle(input, ctx) {
     const { endedRecording, recorderOf, stopRecording } = await recorder();

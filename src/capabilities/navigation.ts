@@ -1,24 +1,36 @@
 /** Navigation: go to a URL, back/forward/reload, wait for a condition. */
 import { z } from 'zod';
-import { onPage, pageIdField, pageRecord, sessionIdField, timeoutField, timeoutMs } from './common.js';
+import {
+  onPage,
+  pageIdField,
+  pageIdOut,
+  pageOut,
+  pageRecord,
+  sessionIdField,
+  timeoutField,
+  timeoutMs,
+} from './common.js';
 import { defineCapability } from './define.js';
 
 export const navigateCap = defineCapability({
   name: 'browser_navigate',
   title: 'Navigate a page',
   description:
-    'Load a URL in an existing page. A network error or an HTTP error status fails with navigation_failed; the page stays usable.',
+    'Load a URL in an existing page. A network or HTTP error fails with navigation_failed; the page stays usable.',
   group: 'navigation',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({ page_id: pageIdOut, status: z.number().nullable().describe('HTTP status'), page: pageOut })
+    .describe('Where the page is'),
   positional: ['url'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    url: z.string().min(1).describe('Absolute URL to load (http or https)'),
+    url: z.string().min(1).describe('Absolute URL (http, https)'),
     wait_until: z
       .enum(['commit', 'domcontentloaded', 'load', 'networkidle'])
       .default('domcontentloaded')
-      .describe('When the navigation counts as done'),
+      .describe('When it counts as done'),
     timeout_ms: timeoutField,
   }),
   async handle(input, ctx) {
@@ -48,12 +60,19 @@ export const historyCap = defineCapability({
   title: 'Go back, forward or reload',
   description: 'Move through the page history or reload it.',
   group: 'navigation',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      url: z.string().describe('URL now'),
+      moved: z.boolean().describe('It moved'),
+    })
+    .describe('Where the page is'),
   positional: ['action'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    action: z.enum(['back', 'forward', 'reload']).describe('back, forward or reload'),
+    action: z.enum(['back', 'forward', 'reload']).describe('Where to'),
     timeout_ms: timeoutField,
   }),
   async handle(input, ctx) {
@@ -75,9 +94,12 @@ export const waitCap = defineCapability({
   name: 'browser_wait',
   title: 'Wait for a condition',
   description:
-    'Wait for what the next step needs: text, a URL, a ref state, a load state, a download, or (last resort) a fixed time. A timeout says what was awaited and what was seen.',
+    'Wait for text, a URL, a ref state, a load state, a download, an event, or (last resort) a time. A timeout says what was seen.',
   group: 'navigation',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z
+    .looseObject({ page_id: pageIdOut, waited_ms: z.number().describe('ms waited') })
+    .describe('Satisfied'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
@@ -87,28 +109,15 @@ export const waitCap = defineCapability({
     value: z
       .string()
       .optional()
-      .describe(
-        'url: substring, glob (*) or /regex/; text: text to find; ref: the ref; download: optional filename substring; event: an event type (navigated, console-event, dialog, …)',
-      ),
+      .describe('url: substring, glob or /regex/; text; ref; download: name part; event: type'),
     state: z
       .string()
       .optional()
       .describe(
-        'load_state: commit|domcontentloaded|load|networkidle; text: visible|hidden|attached|detached; ref: also enabled|disabled',
+        'load_state: commit…networkidle; text/ref: visible|hidden|attached|detached(|enabled|disabled)',
       ),
-    duration_ms: z
-      .number()
-      .int()
-      .min(0)
-      .max(120_000)
-      .optional()
-      .describe('For condition=time: how long to wait'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1)
-      .default(30_000)
-      .describe('Give up after this many ms (default 30000)'),
+    duration_ms: z.number().int().min(0).max(120_000).optional().describe('condition=time: ms'),
+    timeout_ms: z.number().int().min(1).default(30_000).describe('Give up after ms'),
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);

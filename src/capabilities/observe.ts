@@ -4,35 +4,30 @@ import { BrowserError } from '../core/errors.js';
 import { consoleLine, networkLine, readConsole, readNetwork } from '../core/read/logs.js';
 import { requestBodies, type BodyPart } from '../core/read/request-bodies.js';
 import type { Session } from '../core/session/session.js';
-import { sessionIdField } from './common.js';
+import { sessionIdField, sessionIdOut } from './common.js';
 import { defineCapability, type CapabilityContext } from './define.js';
 
 const readAnnotations = { readOnly: true, destructive: false, idempotent: false };
 
+/** A ring-buffer read; `entry` and headers instead of a list when one seq was asked for. */
+const ringOut = (key: string) =>
+  z
+    .looseObject({
+      session_id: sessionIdOut,
+      [key]: z
+        .array(z.looseObject({ seq: z.number().describe('Seq') }))
+        .optional()
+        .describe('Entries'),
+      last_seq: z.number().optional().describe('Newest seq'),
+    })
+    .describe('Entries');
+
 const common = {
-  page_id: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Only entries of this page; omit (with session_id) for every page of the session'),
+  page_id: z.string().min(1).optional().describe("This page's entries; omit: the whole session"),
   session_id: sessionIdField,
-  since_seq: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Only entries after this seq (the last_seq of an earlier read)'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(500)
-    .default(100)
-    .describe('Most entries to return; the newest are kept (1..500)'),
-  clear: z
-    .boolean()
-    .default(false)
-    .describe('After this read, later reads of this page (or session) start after the current last_seq'),
+  since_seq: z.number().int().min(0).optional().describe('After this seq (an earlier last_seq)'),
+  limit: z.number().int().min(1).max(500).default(100).describe('Most entries (newest kept)'),
+  clear: z.boolean().default(false).describe('Later reads start after this one'),
 };
 
 /** The buffer a read means: one page's entries, or a whole session's. */
@@ -101,16 +96,17 @@ export const readConsoleCap = defineCapability({
   name: 'browser_read_console',
   title: 'Read console messages',
   description:
-    'Console messages and uncaught exceptions the session recorded (also from iframes). Filter by level or a regex on the text; page with since_seq.',
+    'Console messages and uncaught exceptions the session recorded (iframes too). Filter by level or regex; page with since_seq.',
   group: 'observe',
   annotations: readAnnotations,
+  output: ringOut('console_entries'),
   input: z.object({
     ...common,
-    pattern: z.string().optional().describe('Regular expression on the message text (case-insensitive)'),
+    pattern: z.string().optional().describe('Regex on the text (case-insensitive)'),
     level: z
       .enum(['log', 'info', 'warning', 'error', 'debug', 'exception'])
       .optional()
-      .describe('Only this level; "error" includes uncaught exceptions'),
+      .describe('Only this level (error includes exceptions)'),
   }),
   async handle(input, ctx) {
     const { session, pageId } = scopeOf(ctx, input);
@@ -144,26 +140,16 @@ export const readNetworkCap = defineCapability({
   name: 'browser_read_network',
   title: 'Read network requests',
   description:
-    'Requests the session recorded (also from iframes), with status and timing. failed_only=true is the fast path to what broke. Pass seq (and include_body) for one request in detail.',
+    'Requests the session recorded (iframes too), with status and timing; failed_only for what broke; seq (+ include_body) for one in detail.',
   group: 'observe',
   annotations: readAnnotations,
+  output: ringOut('network_entries'),
   input: z.object({
     ...common,
-    pattern: z.string().optional().describe('Regular expression on the URL (case-insensitive)'),
-    failed_only: z
-      .boolean()
-      .default(false)
-      .describe('Only requests that failed: a network error or HTTP status ≥ 400'),
-    seq: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('One entry in detail: its headers (and bodies with include_body)'),
-    include_body: z
-      .boolean()
-      .default(false)
-      .describe('With seq: also the request and response bodies (text up to 100,000 chars)'),
+    pattern: z.string().optional().describe('Regex on the URL (case-insensitive)'),
+    failed_only: z.boolean().default(false).describe('Only network errors and HTTP ≥ 400'),
+    seq: z.number().int().min(1).optional().describe('One entry with headers'),
+    include_body: z.boolean().default(false).describe('With seq: bodies too'),
   }),
   async handle(input, ctx) {
     const { session, pageId } = scopeOf(ctx, input);

@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import type { NavigationResult } from '../core/session/navigate.js';
 import type { Session } from '../core/session/session.js';
-import { pageIdField, pageRecord, sessionIdField, timeoutMs } from './common.js';
+import {
+  pageIdField,
+  pageIdOut,
+  pageOut,
+  pageRecord,
+  sessionIdField,
+  sessionIdOut,
+  timeoutMs,
+} from './common.js';
 import { defineCapability, type CapabilityContext } from './define.js';
 
 // the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
@@ -18,22 +26,28 @@ async function sessionFor(ctx: CapabilityContext, sessionId?: string): Promise<S
   return mine.pop() ?? ctx.core.startSession({ owner: ctx.owner });
 }
 
+/** What open, activate, close and navigate answer. */
+const pageAnswer = z
+  .looseObject({ page_id: pageIdOut, session_id: sessionIdOut, page: pageOut })
+  .describe('The page');
+
 export const openPage = defineCapability({
   name: 'browser_open_page',
   title: 'Open a page',
   description:
-    'Open a new page (tab) at a URL and wait for it to load; starts a default session when none exists. Returns page_id for every later call.',
+    'Open a new page (tab) at a URL and wait for it to load (starts a session if none). Returns page_id for later calls.',
   group: 'pages',
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  output: pageAnswer,
   positional: ['url'],
   input: z.object({
-    url: z.string().default('about:blank').describe('URL to open (http or https); default about:blank'),
+    url: z.string().default('about:blank').describe('URL (http, https)'),
     session_id: sessionIdField,
     wait_until: z
       .enum(['commit', 'domcontentloaded', 'load', 'networkidle'])
       .default('load')
-      .describe('When the page counts as opened'),
-    timeout_ms: z.number().int().min(1).optional().describe('Navigation timeout in ms (default 30000)'),
+      .describe('When it counts as opened'),
+    timeout_ms: z.number().int().min(1).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
     const { checkUrl, navigate, safeTitle } = await navigation();
@@ -77,9 +91,10 @@ export const openPage = defineCapability({
 export const listPages = defineCapability({
   name: 'browser_list_pages',
   title: 'List pages',
-  description: 'List open pages (of one session, or of all your sessions) to reuse one.',
+  description: 'List open pages (of one session, or of all yours) to reuse one.',
   group: 'pages',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z.object({ pages: z.array(pageOut).describe('Pages') }).describe('Pages'),
   input: z.object({ session_id: sessionIdField }),
   async handle(input, ctx) {
     const { safeTitle } = await navigation();
@@ -111,8 +126,9 @@ export const activatePage = defineCapability({
   description: 'Bring a page to the front and make it the default page of its session.',
   group: 'pages',
   annotations: { readOnly: false, destructive: false, idempotent: true },
+  output: pageAnswer,
   positional: ['page_id'],
-  input: z.object({ page_id: z.string().min(1).describe('Page to activate'), session_id: sessionIdField }),
+  input: z.object({ page_id: z.string().min(1).describe('Page'), session_id: sessionIdField }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     await page.exclusive(() => page.raw.bringToFront());
@@ -130,6 +146,7 @@ export const closePage = defineCapability({
   description: 'Close a page (tab). beforeunload handlers never keep it open.',
   group: 'pages',
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  output: pageAnswer,
   positional: ['page_id'],
   input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
   async handle(input, ctx) {

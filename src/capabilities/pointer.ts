@@ -1,6 +1,6 @@
 /** Pointer input at viewport coordinates, for what has no ref (a canvas, a map, a spot in an image). */
 import { z } from 'zod';
-import { onPage, pageIdField, sessionIdField } from './common.js';
+import { actionOut, onPage, pageIdField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 // the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
@@ -10,17 +10,18 @@ const effect = () => import('../core/actions/effect.js');
 const coordinates = {
   page_id: pageIdField,
   session_id: sessionIdField,
-  x: z.number().min(0).describe('Viewport x in CSS px from the left edge of the visible area'),
-  y: z.number().min(0).describe('Viewport y in CSS px from the top edge of the visible area'),
+  x: z.number().min(0).describe('Viewport x, CSS px'),
+  y: z.number().min(0).describe('Viewport y, CSS px'),
 };
 
 export const clickAtCap = defineCapability({
   name: 'browser_click_at',
   title: 'Click at a point',
   description:
-    'Click at viewport coordinates with real mouse input. Prefer browser_click with a ref; use this for canvas, maps or anything without a ref.',
+    'Click at viewport coordinates (real mouse input), for canvas, maps, anything without a ref. Prefer browser_click.',
   group: 'actions',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: actionOut,
   positional: ['x', 'y'],
   input: z.object({
     ...coordinates,
@@ -46,7 +47,8 @@ export const hoverAtCap = defineCapability({
   title: 'Hover at a point',
   description: 'Move the mouse to viewport coordinates. Prefer browser_hover with a ref.',
   group: 'actions',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: actionOut,
   positional: ['x', 'y'],
   input: z.object(coordinates),
   handle: (input, ctx) =>

@@ -1,6 +1,6 @@
 /** Reading a page: readable Markdown, cleaned HTML, and the DOM tree with refs. */
 import { z } from 'zod';
-import { onPage, pageIdField, sessionIdField } from './common.js';
+import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 const readAnnotations = { readOnly: true, destructive: false, idempotent: true };
@@ -9,24 +9,28 @@ export const readPageCap = defineCapability({
   name: 'browser_read_page',
   title: 'Read the page',
   description:
-    'The page as readable Markdown (headings, lists, tables, code; navigation and footers left out): what is on screen by default, or the whole page with scope "full". Long pages continue with cursor.',
+    'The page as readable Markdown (no navigation or footers): what is on screen, or all with scope "full". Long pages continue with cursor.',
   group: 'read',
   annotations: readAnnotations,
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      markdown: z.string().describe('Markdown'),
+      cursor: z.string().optional().describe('Continue with this cursor'),
+    })
+    .describe('Reading'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    scope: z
-      .enum(['viewport', 'full'])
-      .default('viewport')
-      .describe('viewport = what is on screen (default); full = the whole page'),
+    scope: z.enum(['viewport', 'full']).default('viewport').describe('viewport: on screen; full: all'),
     max_chars: z
       .number()
       .int()
       .min(500)
       .max(2_000_000)
       .optional()
-      .describe('Answer budget in characters (default 24000)'),
-    cursor: z.string().optional().describe('Continue a truncated reading: the cursor it returned'),
+      .describe('Budget in chars (default 24000)'),
+    cursor: z.string().optional().describe('Cursor of a truncated answer'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
@@ -45,24 +49,22 @@ export const readHtmlCap = defineCapability({
   name: 'browser_read_html',
   title: 'Read the HTML',
   description:
-    'The page\'s HTML without scripts, styles and class attributes: "outline" (default) shows the element structure with refs and short text; "full" the markup. Pass a ref to read one subtree (an iframe\'s ref reads its document).',
+    'The HTML without scripts, styles, classes: "outline" (structure with refs) or "full" markup; a ref reads one subtree (or an iframe).',
   group: 'read',
   annotations: readAnnotations,
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      html: z.string().describe('HTML'),
+      truncated: z.boolean().describe('Cut'),
+    })
+    .describe('HTML'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
     ref: z.string().optional().describe("Read only this element's subtree"),
-    detail: z
-      .enum(['outline', 'full'])
-      .default('outline')
-      .describe('outline = structure with refs; full = markup'),
-    max_chars: z
-      .number()
-      .int()
-      .min(1000)
-      .max(200_000)
-      .default(20_000)
-      .describe('Most characters to return (1,000..200,000; default 20,000)'),
+    detail: z.enum(['outline', 'full']).default('outline').describe('outline or full'),
+    max_chars: z.number().int().min(1000).max(200_000).default(20_000).describe('Most chars'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
@@ -81,20 +83,17 @@ export const readDomCap = defineCapability({
   name: 'browser_read_dom',
   title: 'Read the DOM tree',
   description:
-    'The DOM tag tree (tag, id, classes, own text, child count) with refs, a few levels deep (at most 500 nodes): structure the accessibility outline hides. Pass a ref to read below it.',
+    'The DOM tag tree (tag, id, classes, text, child count) with refs, a few levels deep (≤ 500 nodes); a ref reads below it.',
   group: 'read',
   annotations: readAnnotations,
+  output: z
+    .looseObject({ page_id: pageIdOut, root: z.looseObject({}).describe('Tree') })
+    .describe('DOM tree'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
     ref: z.string().optional().describe('Start at this element (default: the body)'),
-    depth: z
-      .number()
-      .int()
-      .min(0)
-      .max(50)
-      .default(3)
-      .describe('Levels below the start to include (default 3)'),
+    depth: z.number().int().min(0).max(50).default(3).describe('Levels below the start'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {

@@ -1,42 +1,35 @@
 /** Screenshots: what the page looks like, for a model (small) and optionally saved at full resolution. */
 import { z } from 'zod';
-import { onPage, pageIdField, sessionIdField } from './common.js';
+import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 export const screenshotCap = defineCapability({
   name: 'browser_screenshot',
   title: 'Take a screenshot',
   description:
-    'An image of the viewport, the full page or one ref, sized for a model (≤ 1024×1024, ≤ 150 KB). labels=true draws a tag on every visible control and returns label_to_ref; output_path saves full resolution inside the workspace (.png, .jpg, .webp). Prefer browser_read_page or browser_list_elements unless layout is the question.',
+    'An image of the viewport, the full page or a ref, sized for a model (≤ 1024², ≤ 150 KB); labels tag controls (label_to_ref). Prefer reading unless layout is the question.',
   group: 'screenshots',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      screenshot: z.looseObject({}).describe('Region, size, type'),
+      label_to_ref: z.record(z.string(), z.string()).optional().describe('Label → ref'),
+    })
+    .describe('Screenshot (the image is content)'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    full_page: z
-      .boolean()
-      .default(false)
-      .describe('The whole page instead of the viewport (very tall pages are clipped)'),
+    full_page: z.boolean().default(false).describe('Whole page (very tall ones clipped)'),
     ref: z.string().optional().describe('Capture only this element'),
-    labels: z
-      .boolean()
-      .default(false)
-      .describe('Draw a label (A1, A2…) on each visible control; returns label_to_ref'),
+    labels: z.boolean().default(false).describe('Label visible controls (A1…)'),
     output_path: z
       .string()
       .min(1)
       .optional()
-      .describe(
-        'Also save the full-resolution image here (inside the workspace; format from .png/.jpg/.jpeg/.webp)',
-      ),
-    scale: z.number().min(0.5).max(3).optional().describe('Capture scale, 0.5..3 (default 1)'),
-    quality: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('JPEG/WebP quality of the saved file, 1..100 (only with output_path; not for .png)'),
+      .describe('Also save full size here (.png/.jpg/.webp, in the workspace)'),
+    scale: z.number().min(0.5).max(3).optional().describe('Capture scale (default 1)'),
+    quality: z.number().int().min(1).max(100).optional().describe('Saved JPEG/WebP quality'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {

@@ -1,6 +1,6 @@
 /** Running JavaScript in a page: an expression, an async script with state, an init script. */
 import { z } from 'zod';
-import { onPage, pageIdField, sessionIdField, timeoutMs } from './common.js';
+import { onPage, pageIdField, pageIdOut, sessionIdField, timeoutMs } from './common.js';
 import { defineCapability } from './define.js';
 
 const PREVIEW = 2000;
@@ -16,9 +16,16 @@ export const evaluateCap = defineCapability({
   name: 'browser_evaluate',
   title: 'Evaluate JavaScript',
   description:
-    'Evaluate a JavaScript expression in the page and return its value as JSON (a function is called with argument). For reads; interact through ref tools. Read-only sessions refuse expressions that may change the page.',
+    'Evaluate a JavaScript expression in the page; returns its value as JSON (a function gets argument). For reads: act through ref tools.',
   group: 'scripts',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      value: z.unknown().describe('The value'),
+      type: z.string().describe('Its type'),
+    })
+    .describe('Value'),
   positional: ['expression'],
   input: z.object({
     page_id: pageIdField,
@@ -26,11 +33,9 @@ export const evaluateCap = defineCapability({
     expression: z
       .string()
       .min(1)
-      .describe(
-        'A JavaScript expression (top-level await allowed), or a function such as "(arg) => arg.x * 2"',
-      ),
-    argument: z.unknown().optional().describe('JSON value passed to the expression when it is a function'),
-    timeout_ms: z.number().int().min(1).optional().describe('Give up after this many ms (default 30000)'),
+      .describe('Expression (await allowed) or function, e.g. "(arg) => arg.x * 2"'),
+    argument: z.unknown().optional().describe('JSON passed to a function'),
+    timeout_ms: z.number().int().min(1).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
@@ -61,25 +66,22 @@ export const executeCap = defineCapability({
   name: 'browser_execute',
   title: 'Run an async script',
   description:
-    'Run a multi-step async script in the page: top-level await and return, log(...), sleep(ms), waitFor(selector, {timeout}), and a JSON `state` object kept for the session across calls. Refused in read-only sessions.',
+    'Run an async script in the page: await, return, log(…), sleep(ms), waitFor(selector, {timeout}), and a JSON `state` kept across calls.',
   group: 'scripts',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      result: z.unknown().describe('Returned value'),
+      state: z.unknown().describe('state'),
+    })
+    .describe('Result, logs, state'),
   positional: ['code'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    code: z
-      .string()
-      .min(1)
-      .describe(
-        'Body of an async function; `return` gives the result, e.g. "await waitFor(\'#list\'); return state.n = (state.n ?? 0) + 1"',
-      ),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('Stop the script after this many ms (default 30000)'),
+    code: z.string().min(1).describe('Async function body; `return` gives the result'),
+    timeout_ms: z.number().int().min(1).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
@@ -110,14 +112,15 @@ export const addInitScriptCap = defineCapability({
   name: 'browser_add_init_script',
   title: 'Add an init script',
   description:
-    "Add a script that runs at the start of every later document of this page, before the page's own scripts; navigate or reload to apply it. Refused in read-only sessions.",
+    "Add a script run at the start of every later document of this page, before the page's scripts (reload to apply).",
   group: 'scripts',
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z.object({ page_id: pageIdOut, identifier: z.string().describe('Script id') }).describe('Added'),
   positional: ['source'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    source: z.string().min(1).describe('JavaScript source to run at document start'),
+    source: z.string().min(1).describe('JavaScript'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {

@@ -1,7 +1,7 @@
 /** Sessions: start, list, stop, keep alive, and the environment report. */
 import { z } from 'zod';
 import type { Session } from '../core/session/session.js';
-import { pageIdField, sessionIdField } from './common.js';
+import { pageIdField, pageIdOut, sessionIdField, sessionIdOut } from './common.js';
 import { defineCapability } from './define.js';
 
 export function sessionRecord(s: Session) {
@@ -22,40 +22,35 @@ export function sessionRecord(s: Session) {
   };
 }
 
+const sessionOut = z
+  .looseObject({ session_id: sessionIdOut, page_ids: z.array(z.string()).describe('Its pages') })
+  .describe('Session: id, state, options, pages, expiry');
+
 export const startSession = defineCapability({
   name: 'browser_start_session',
   title: 'Start a browser session',
   description:
-    'Start an isolated browser session (own cookies, storage, downloads). Most tasks can skip this: browser_open_page starts a default session.',
+    'Start an isolated session (own cookies, storage, downloads). Usually not needed: browser_open_page starts one.',
   group: 'sessions',
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  output: sessionOut,
   input: z.object({
-    headless: z.boolean().optional().describe('Run without a window (default true; headful needs a display)'),
-    read_only: z
-      .boolean()
-      .optional()
-      .describe('Inspection only: actions, scripts and style writes are refused'),
-    incognito: z.boolean().optional().describe('Keep nothing after the session ends (default true)'),
+    headless: z.boolean().optional().describe('No window (default true)'),
+    read_only: z.boolean().optional().describe('Refuse actions, scripts, style writes'),
+    incognito: z.boolean().optional().describe('Keep nothing after (default true)'),
     viewport: z
       .object({
-        width: z.number().int().min(100).max(7680).describe('Viewport width in CSS px'),
-        height: z.number().int().min(100).max(4320).describe('Viewport height in CSS px'),
+        width: z.number().int().min(100).max(7680).describe('CSS px'),
+        height: z.number().int().min(100).max(4320).describe('CSS px'),
       })
       .strict()
       .optional()
-      .describe('Viewport of new pages (default 1280×800)'),
-    ttl_ms: z
-      .number()
-      .int()
-      .min(1000)
-      .optional()
-      .describe('Stop the session after this many ms regardless of activity'),
+      .describe('Default 1280×800'),
+    ttl_ms: z.number().int().min(1000).optional().describe('Stop after this many ms regardless'),
     dialog_policy: z
       .enum(['accept', 'dismiss', 'report'])
       .optional()
-      .describe(
-        'JavaScript dialogs: accept, dismiss, or report and wait for browser_handle_dialog (default report)',
-      ),
+      .describe('JS dialogs; report waits for browser_handle_dialog'),
   }),
   async handle(input, ctx) {
     const s = await ctx.core.startSession({ ...input, owner: ctx.owner });
@@ -67,9 +62,10 @@ export const startSession = defineCapability({
 export const listSessions = defineCapability({
   name: 'browser_list_sessions',
   title: 'List browser sessions',
-  description: 'List live sessions with their pages. Use it to pick a session or recover after a disconnect.',
+  description: 'List live sessions with their pages (pick one, or recover after a disconnect).',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z.object({ sessions: z.array(sessionOut).describe('Sessions') }).describe('Sessions'),
   input: z.object({}),
   async handle(_input, ctx) {
     const sessions = [...ctx.core.sessions.values()].filter(
@@ -92,9 +88,12 @@ export const listSessions = defineCapability({
 export const stopSession = defineCapability({
   name: 'browser_stop_session',
   title: 'Stop a browser session',
-  description: 'Stop a session and close its pages. Idempotent: stopping a stopped session is not an error.',
+  description: 'Stop a session and close its pages (a stopped one is not an error).',
   group: 'sessions',
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  output: z
+    .object({ session_id: sessionIdOut, was_running: z.boolean().describe('It was running') })
+    .describe('Stopped'),
   positional: ['session_id'],
   input: z.object({
     session_id: z.string().min(1).describe('Session to stop'),
@@ -113,19 +112,14 @@ export const stopSession = defineCapability({
 export const keepAlive = defineCapability({
   name: 'browser_keep_alive',
   title: 'Keep a page alive',
-  description:
-    'Extend the idle lease of a page and its session for a known long step (at most 3600 s per call).',
+  description: 'Extend the idle lease of a page and its session for a long step (≤ 3600 s a call).',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z.object({ page_id: pageIdOut, expires_at: z.number().describe('Epoch ms') }).describe('Lease'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    seconds: z
-      .number()
-      .int()
-      .min(1)
-      .max(3600)
-      .describe('How long to keep it alive without calls, in seconds'),
+    seconds: z.number().int().min(1).max(3600).describe('Seconds to keep it alive'),
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
@@ -142,10 +136,10 @@ export const keepAlive = defineCapability({
 export const doctorCap = defineCapability({
   name: 'browser_doctor',
   title: 'Check the browser environment',
-  description:
-    'Report which Chromium would launch, its version, and what is missing, without launching anything.',
+  description: 'Which Chromium would launch, its version, and what is missing (launches nothing).',
   group: 'sessions',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z.looseObject({ ok: z.boolean().describe('Ready to launch') }).describe('Environment report'),
   input: z.object({}),
   async handle(_input, ctx) {
     const { doctor } = await import('../core/browser/doctor.js');

@@ -1,38 +1,52 @@
 /** Looking at a page as an outline with refs. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import { onPage, pageIdField, sessionIdField } from './common.js';
+import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 export const listElementsCap = defineCapability({
   name: 'browser_list_elements',
   title: 'List page elements',
   description:
-    'The page as an outline whose refs feed actions: "interactive" (default) for controls, "viewport" for what is on screen, "full", "subtree" of a ref, or "changes" since the last listing.',
+    'The page as an outline whose refs feed actions: "interactive" (default) controls, "viewport", "full", "subtree" of a ref, or "changes" since the last listing.',
   group: 'snapshot',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      snapshot_id: z.string().optional().describe('Snapshot id'),
+      main_frame_id: z.string().optional().describe('Frame id of the top document'),
+      snapshot: z
+        .looseObject({
+          truncated: z.boolean().describe('More to read: follow cursor'),
+          cursor: z.string().optional().describe('Continue with this cursor'),
+          refs: z.array(z.looseObject({ ref: z.string().describe('Ref') })).describe('Elements shown'),
+        })
+        .optional()
+        .describe('Snapshot: scope, url, refs, counts, cursor, diff'),
+      outline: z.looseObject({}).optional().describe('format "outline": tree or diff'),
+    })
+    .describe('Listing'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
     scope: z
       .enum(['interactive', 'viewport', 'subtree', 'full', 'changes'])
       .default('interactive')
-      .describe('interactive | viewport | subtree (needs ref) | full | changes'),
-    ref: z.string().optional().describe('Root of the subtree for scope "subtree"'),
+      .describe('subtree needs ref'),
+    ref: z.string().optional().describe('Subtree root'),
     max_chars: z
       .number()
       .int()
       .min(500)
       .max(2_000_000)
       .optional()
-      .describe('Answer budget in characters (default 24000)'),
-    cursor: z.string().optional().describe('Continue a truncated listing: the cursor it returned'),
+      .describe('Budget in chars (default 24000)'),
+    cursor: z.string().optional().describe('Cursor of a truncated answer'),
     format: z
       .enum(['lines', 'outline'])
       .default('lines')
-      .describe(
-        'lines (default): one bracketed line per element; outline: `- role "name" [ref=eN]` lines (with "changes": added/removed lines)',
-      ),
+      .describe('lines: `[role ref=eN …] name`; outline: `- role "name" [ref=eN]`'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
@@ -72,7 +86,16 @@ export const listElementsCap = defineCapability({
         ...(input.cursor ? { cursor: input.cursor } : {}),
         max_chars: input.max_chars ?? ctx.core.config.snapshot_max_chars,
       });
-      return { text, data: { page_id: page.id, snapshot_id: data.id, snapshot: data } };
+      const { frameIdOf } = await import('../core/snapshot/snapshot.js');
+      return {
+        text,
+        data: {
+          page_id: page.id,
+          snapshot_id: data.id,
+          main_frame_id: frameIdOf(page.raw.mainFrame()),
+          snapshot: data,
+        },
+      };
     });
   },
 });
@@ -81,17 +104,24 @@ export const findCap = defineCapability({
   name: 'browser_find',
   title: 'Find elements',
   description:
-    'Find elements by role, name or text (case-insensitive substring; role exact). Returns every match with its ref; it never picks one for you.',
+    'Find elements by role (exact), name or text (substrings, any case). Returns every match with its ref.',
   group: 'snapshot',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      matches: z.array(z.looseObject({ ref: z.string().describe('Ref') })).describe('Matches'),
+      total: z.number().describe('All matches'),
+    })
+    .describe('Matches'),
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
-    role: z.string().optional().describe('ARIA role, e.g. button, link, textbox'),
-    name: z.string().optional().describe('Part of the accessible name'),
-    text: z.string().optional().describe('Part of the name, text or value'),
-    visible_only: z.boolean().default(true).describe('Skip elements with no size on screen'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Most matches to return'),
+    role: z.string().optional().describe('e.g. button, link, textbox'),
+    name: z.string().optional().describe('Part of the name'),
+    text: z.string().optional().describe('Part of name, text or value'),
+    visible_only: z.boolean().default(true).describe('Skip sizeless elements'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Most matches'),
   }),
   async handle(input, ctx) {
     if (!input.role && !input.name && !input.text) {

@@ -1,25 +1,29 @@
 /** Live CSS on one element: read computed styles, write inline styles (visual experiments only). */
 import { z } from 'zod';
 import { DEFAULT_PROPERTIES } from '../core/read/style-properties.js';
-import { onPage, pageIdField, refField, sessionIdField } from './common.js';
+import { onPage, pageIdField, pageIdOut, refField, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
 
 export const readStylesCap = defineCapability({
   name: 'browser_read_styles',
   title: 'Read computed styles',
-  description: `Computed CSS of one element by ref, and its inline style. Default properties: ${DEFAULT_PROPERTIES.length} useful ones (display, position, box, font, colour…); ["*"] for all.`,
+  description: `Computed CSS of one element by ref, and its inline style (${DEFAULT_PROPERTIES.length} useful properties by default).`,
   group: 'styles',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: z
+    .looseObject({
+      page_id: pageIdOut,
+      properties: z
+        .array(z.looseObject({ name: z.string().describe('Property'), value: z.string().describe('Value') }))
+        .describe('Computed'),
+    })
+    .describe('Styles'),
   positional: ['ref'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
     ref: refField,
-    properties: z
-      .array(z.string().min(1))
-      .max(500)
-      .optional()
-      .describe('CSS property names to read, or ["*"] for every computed property'),
+    properties: z.array(z.string().min(1)).max(500).optional().describe('Names, or ["*"] for all'),
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
@@ -44,16 +48,19 @@ export const writeStylesCap = defineCapability({
   name: 'browser_write_styles',
   title: 'Write an inline style',
   description:
-    'Set one CSS property in an element\'s inline style ("" removes it) to try a visual change. Gone on the next navigation; never touches source files. Refused in read-only sessions.',
+    'Set one CSS property in an element\'s inline style ("" removes it) to try a visual change; gone on the next navigation.',
   group: 'styles',
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  output: z
+    .looseObject({ page_id: pageIdOut, value: z.string().describe('Computed value now') })
+    .describe('Written'),
   positional: ['ref', 'property', 'value'],
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
     ref: refField,
-    property: z.string().min(1).describe('CSS property, e.g. "background-color" or "--accent"'),
-    value: z.string().describe('New value; "" removes the property from the inline style'),
+    property: z.string().min(1).describe('e.g. "color", "--accent"'),
+    value: z.string().describe('"" removes it'),
     important: z.boolean().default(false).describe('Add !important'),
   }),
   async handle(input, ctx) {

@@ -109,6 +109,12 @@ export const configSchema = z
       .max(2_000_000)
       .default(24_000)
       .describe('Default snapshot budget'),
+    structured: z
+      .enum(['compact', 'full', 'off'])
+      .default('compact')
+      .describe(
+        'MCP structuredContent: compact (the data a program needs), full (all of it), off (text only, no outputSchema)',
+      ),
   })
   .strict();
 

@@ -213,8 +213,10 @@ export async function must(
 }
 
 /** The ref of the first record with this role and accessible name. */
-export function refFor(refs: any[], role: string | RegExp, name: string | RegExp): string {
+export function refFor(rows: any[], role: string | RegExp, name: string | RegExp): string {
   const matches = (v: string, p: string | RegExp) => (typeof p === 'string' ? v === p : p.test(v));
+  // MCP's compact form sends each ref as a row [ref, role, name, …]; the full form as a record
+  const refs = rows.map((r) => (Array.isArray(r) ? { ref: r[0], role: r[1], accessible_name: r[2] } : r));
   const hit = refs.find((r) => matches(r.role, role) && matches(r.accessible_name, name));
   if (!hit)
     throw new Error(

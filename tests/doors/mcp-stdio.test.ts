@@ -2,7 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities, getCapability } from '../../src/capabilities/registry.js';
-import { inputJsonSchema } from '../../src/doors/mcp/tools.js';
+import { inputJsonSchema, outputJsonSchema } from '../../src/doors/mcp/tools.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import {
   buildOnce,
@@ -44,13 +44,15 @@ describe('the tool list', () => {
       expect(t.description).toBe(cap.description);
       expect(t.inputSchema).toEqual(inputJsonSchema(cap));
       expect(t.inputSchema.type).toBe('object');
+      // compact is the default: the outputSchema describes the compact data
+      expect(t.outputSchema).toEqual(outputJsonSchema(cap, 'compact'));
       expect(t.annotations).toMatchObject({
-        title: cap.title,
         readOnlyHint: cap.annotations.readOnly,
-        destructiveHint: cap.annotations.destructive,
-        idempotentHint: cap.annotations.idempotent,
+        destructiveHint: !cap.annotations.readOnly && cap.annotations.destructive,
       });
-      expect(typeof t.annotations?.openWorldHint).toBe('boolean');
+      // hints at MCP's defaults (idempotent false, open world true) are left out
+      expect(t.annotations?.idempotentHint).toBe(cap.annotations.idempotent ? true : undefined);
+      expect([false, undefined]).toContain(t.annotations?.openWorldHint);
     }
   });
 
@@ -82,10 +84,10 @@ describe("seed 001's default path over MCP", () => {
     expect(snapshot.text).toMatch(/^Scope: interactive$/m);
     expect(snapshot.text).toMatch(/\[textbox ref=e\d+ [^\]]*actions=[a-z,]*fill[a-z,]*\] Search/);
     const field = refInText(snapshot.text, 'textbox', /^Search$/);
-    // structuredContent is the data: the same ref, as a seed-001 ref record
-    const record = (snapshot.data.snapshot.refs as any[]).find((r) => r.ref === field);
-    expect(record).toMatchObject({ role: 'textbox', accessible_name: 'Search' });
-    expect(record.allowed_actions).toContain('fill');
+    // structuredContent is the compact data: the same ref as a row [ref, role, name, box, actions]
+    const record = (snapshot.data.snapshot.refs as any[][]).find((r) => r[0] === field)!;
+    expect(record.slice(0, 3)).toEqual([field, 'textbox', 'Search']);
+    expect(record[4]).toContain('fill');
 
     const filled = await call('browser_fill', { page_id, ref: field, value: 'lamp' });
     expect(filled.ok, filled.text).toBe(true);

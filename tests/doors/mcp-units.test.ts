@@ -64,7 +64,8 @@ describe('MCP shapes', () => {
     });
     expect(toMcpTool(stop).inputSchema).not.toHaveProperty('$schema');
     const click = capabilities.find((c) => c.name === 'browser_click')!;
-    expect(toMcpTool(click).annotations?.openWorldHint).toBe(true);
+    // open world is MCP's default: left out; a click changes the page
+    expect(toMcpTool(click).annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
   });
 
   it('an ok outcome: text, then images; data as structuredContent', () => {

@@ -4,4 +4,5 @@ export { MCP_CLI_OPTIONS } from './cli.js';
 export { mcpHttpRoute, type McpHttpOptions, type McpHttpRoute } from './http.js';
 export { createMcpServer, type McpServerOptions } from './server.js';
 export { runMcpStdio } from './stdio.js';
-export { inputJsonSchema, toMcpResult, toMcpTool } from './tools.js';
+export { inputJsonSchema, outputJsonSchema, toMcpResult, toMcpTool } from './tools.js';
+export { compactData, type StructuredMode } from '../../runtime/compact.js';

@@ -2,12 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { StructuredMode } from '../../runtime/compact.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
 import { toMcpResult, toMcpTool } from './tools.js';
 
 export interface McpServerOptions {
   /** Who owns the sessions this client starts; null shares them with every caller. */
   owner: string | null;
+  /** structuredContent: compact (default), full data, or off (text only, no outputSchema). Default: the `structured` config key. */
+  structured?: StructuredMode;
 }
 
 // Seed 001's default path, told once at initialize so each tool description stays short.
@@ -35,11 +38,15 @@ export function createMcpServer(runtime: BrowRuntime, opts: McpServerOptions): S
     { name: 'brow', title: 'brow', version: version() },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.capabilities.map(toMcpTool) }));
+  // read when used: the config can change live
+  const mode = () => opts.structured ?? runtime.config.structured;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: runtime.capabilities.map((c) => toMcpTool(c, mode())),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const outcome = await runtime.invoke(name, args ?? {}, { owner: opts.owner, signal: extra.signal });
-    return toMcpResult(outcome);
+    return toMcpResult(outcome, mode());
   });
   return server;
 }

@@ -2,46 +2,88 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
+import { compactSchema, structuredData, type StructuredMode } from '../../runtime/compact.js';
 import type { Outcome } from '../../runtime/runtime.js';
 
 // Session bookkeeping stays inside brow; every other group touches web pages, an open world.
 const CLOSED_WORLD: ReadonlySet<CapabilityGroup> = new Set<CapabilityGroup>(['sessions']);
 
-/** The JSON Schema of a capability's input, as a client should fill it. */
-export function inputJsonSchema(cap: AnyCapability): Tool['inputSchema'] {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(cap.input, { io: 'input' }) as Record<string, unknown>;
-  return { ...schema, type: 'object' } as Tool['inputSchema'];
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  return { ...(dropDefaults(rest) as Record<string, unknown>), type: 'object' };
 }
 
-/** One capability as an MCP tool: name, title, description, JSON schema and annotations. */
-export function toMcpTool(cap: AnyCapability): Tool {
+/**
+ * Leave out what JSON Schema says by default anyway: `additionalProperties: {}` (a loose object)
+ * and the ±2^53−1 bounds zod gives every integer. Every byte rides in every tools/list.
+ */
+function dropDefaults(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropDefaults);
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const open = k === 'additionalProperties' && typeof x === 'object' && x && Object.keys(x).length === 0;
+    const safeBound =
+      (k === 'maximum' || k === 'minimum') && Math.abs(x as number) === Number.MAX_SAFE_INTEGER;
+    if (!open && !safeBound) out[k] = dropDefaults(x);
+  }
+  return out;
+}
+
+/** The JSON Schema of a capability's input, as a client should fill it. */
+export function inputJsonSchema(cap: AnyCapability): Tool['inputSchema'] {
+  return jsonSchema(cap.input, 'input') as Tool['inputSchema'];
+}
+
+/**
+ * The JSON Schema of what the door sends as structuredContent in this mode (none for `off`). Its
+ * top level lists no required fields: a failed call's structuredContent is `{error_code, message,
+ * hint}`, and clients validate that against the same schema.
+ */
+export function outputJsonSchema(cap: AnyCapability, mode: StructuredMode): Tool['outputSchema'] {
+  if (mode === 'off') return undefined;
+  const { required: _r, ...schema } = jsonSchema(
+    mode === 'compact' ? compactSchema(cap.output) : cap.output,
+    'output',
+  );
+  return schema as Tool['outputSchema'];
+}
+
+/**
+ * One capability as an MCP tool: name, title, description, JSON schemas and annotations. Hints
+ * at MCP's defaults are left out (idempotentHint false, openWorldHint true); readOnlyHint and
+ * destructiveHint are always given.
+ */
+export function toMcpTool(cap: AnyCapability, mode: StructuredMode = 'compact'): Tool {
   const a = cap.annotations;
+  const outputSchema = outputJsonSchema(cap, mode);
   return {
     name: cap.name,
     title: cap.title,
     description: cap.description,
     inputSchema: inputJsonSchema(cap),
+    ...(outputSchema ? { outputSchema } : {}),
     annotations: {
-      title: cap.title,
       readOnlyHint: a.readOnly,
-      destructiveHint: a.destructive,
-      idempotentHint: a.idempotent,
-      openWorldHint: !CLOSED_WORLD.has(cap.group),
+      destructiveHint: !a.readOnly && a.destructive,
+      ...(a.idempotent ? { idempotentHint: true } : {}),
+      ...(CLOSED_WORLD.has(cap.group) ? { openWorldHint: false } : {}),
     },
   };
 }
 
 /**
- * An outcome as an MCP result: the model text, the data as structuredContent, images as
- * image content; a failure is `isError` with `[code] message` and the hint.
+ * An outcome as an MCP result: the model text, the data as structuredContent (compact, full or
+ * none, by mode), images as image content; a failure is `isError` with `[code] message` and the
+ * hint, and its error data as structuredContent unless the mode is `off`.
  */
-export function toMcpResult(outcome: Outcome): CallToolResult {
+export function toMcpResult(outcome: Outcome, mode: StructuredMode = 'compact'): CallToolResult {
   if (!outcome.ok) {
     const { error_code, message, hint } = outcome.data;
     return {
       isError: true,
       content: [{ type: 'text', text: `[${error_code}] ${message}\n${hint}` }],
-      structuredContent: outcome.data,
+      ...(mode === 'off' ? {} : { structuredContent: outcome.data }),
     };
   }
   const images = (outcome.images ?? []).map((img) => ({
@@ -49,8 +91,9 @@ export function toMcpResult(outcome: Outcome): CallToolResult {
     data: img.data,
     mimeType: img.mimeType,
   }));
+  const structured = structuredData(outcome.data, mode);
   return {
     content: [{ type: 'text', text: outcome.content }, ...images],
-    structuredContent: outcome.data,
+    ...(structured ? { structuredContent: structured } : {}),
   };
 }
