@@ -14,6 +14,9 @@ export const GLOBAL_HELP: [string, string][] = [
   ['--help, -h', 'this help'],
 ];
 
+/** Only before a command (or alone). */
+const VERSION_HELP: [string, string] = ['--version, -V', 'the version of brow'];
+
 const WIDTH = 100;
 
 function wrap(text: string, width: number): string[] {
@@ -66,16 +69,22 @@ export function mainHelp(builtins: [string, string][]): string {
   return [
     'brow — real Chromium sessions as data for AI agents',
     '',
-    'Usage: brow <command> [arguments] [--flags]',
+    'Usage: brow [global flags] <command> [arguments] [--flags]   (global flags go before or after the command)',
     '',
     'Browser commands (a local daemon keeps the browser open between them; the last page used is the default):',
     '',
     ...sections.map((s) => `${s}\n`),
     'Other commands:',
-    columns(builtins.map(([c, d]) => [`brow ${c}`, d])),
+    columns([
+      ...builtins.map(([c, d]): [string, string] => [`brow ${c}`, d]),
+      [
+        'brow snapshot [-i] [-c]',
+        'list-elements as agent-browser users type it: the whole page; -i interactive only, -c compact outline',
+      ],
+    ]),
     '',
-    'Flags every browser command takes:',
-    columns(GLOBAL_HELP),
+    'Flags every browser command takes (anywhere on the line; refs may be written @e1):',
+    columns([...GLOBAL_HELP, VERSION_HELP]),
     '',
     'Run `brow <command> --help` for its arguments and flags. Exit codes: 0 ok, 2 invalid request, 3 ref problem,',
     '4 page/session gone, 5 navigation failed, 6 not allowed, 7 timeout, 8 dialog/handoff, 9 limit, 10 unavailable,',
