@@ -76,7 +76,7 @@ export function createTabApi(env: TabEnv) {
         ({ el: element, own } = await act.resolveTarget(actions, opts.selector));
       }
       try {
-        // sharp and the Markdown reader load on first use: they cost a worker start most of a second.
+        // loaded on first use, as the Markdown reader is (it costs a worker start most of a second)
         const { takeScreenshot } = await import('./screenshot.js');
         const shot = await takeScreenshot(page, settings, opts, element);
         env.screenshots.push(shot.record);
