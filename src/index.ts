@@ -13,6 +13,6 @@ export type {
   OkOutcome,
   ErrorOutcome,
 } from './doors/lib/brow.js';
-export type { BrowMethods, BrowInput } from './doors/lib/methods.js';
+export type { BrowData, BrowInput, BrowMethods, ToolData, ToolInput, ToolName } from './doors/lib/methods.js';
 export { loadConfig } from './doors/lib/config.js';
 export type { BrowConfig, BrowConfigInput, LoadedConfig, ConfigSource } from './doors/lib/config.js';

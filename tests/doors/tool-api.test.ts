@@ -38,7 +38,7 @@ describe("seed 001's default path, written as the seed writes it", () => {
     expect(snapshot.ok).toBe(true);
     const field_ref = refInText(snapshot.content, 'textbox', /^Search$/);
     // the pipeline form of the same choice: data.snapshot.refs records
-    const records = snapshot.data.snapshot.refs as any[];
+    const records = snapshot.data.snapshot!.refs as any[];
     const byData = records.find((r) => r.role === 'textbox' && r.allowed_actions.includes('fill'));
     expect(byData.ref).toBe(field_ref);
     for (const key of ['ref', 'role', 'accessible_name', 'text', 'attributes', 'allowed_actions']) {

@@ -4,18 +4,12 @@
  * capability in camelCase without the prefix (`browser_open_page` → `openPage`); the runtime methods
  * are built from the registry with the same rule, and a test checks both agree.
  */
-import type { z } from 'zod';
-import type { Capability } from '../../capabilities/define.js';
+import type { CapabilityExports, DataOf, InputOf } from '../../capabilities/types.js';
 import { MODULES } from '../../capabilities/registry.js';
-import type { OkOutcome, Outcome } from '../../runtime/outcome.js';
+import type { ErrorOutcome, OkOutcome } from '../../runtime/outcome.js';
 
 /** Every capability module the registry lists. */
 export const TYPED_MODULES = MODULES;
-
-type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void
-  ? I
-  : never;
-type Modules = UnionToIntersection<(typeof TYPED_MODULES)[number]>;
 
 /** Exports whose name is not the method name with an optional `Cap` suffix. */
 export const EXPORT_RENAMES = { uploadCap: 'uploadFile' } as const;
@@ -37,20 +31,22 @@ export function methodName(capabilityName: string): string {
   return capabilityName.replace(/^browser_/, '').replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-type CapabilityExports = {
-  [K in keyof Modules as Modules[K] extends Capability<z.ZodObject> ? K : never]: Modules[K];
-};
+/** An ok Outcome whose data has a known type. */
+export type TypedOk<D> = Omit<OkOutcome, 'data'> & { data: D };
 
-type InputOf<C> = C extends Capability<infer S> ? z.input<S> : never;
-
-/** What a method resolves with: the Outcome, or (strict) only an ok one, failures being thrown. */
-export type Result<Strict extends boolean> = Strict extends true ? OkOutcome : Outcome;
+/**
+ * What a method resolves with: the Outcome (its data typed from the capability's output schema), or
+ * (strict) only an ok one, failures being thrown. Without D (`brow.call`) data is a plain record.
+ */
+export type Result<Strict extends boolean, D = OkOutcome['data']> = Strict extends true
+  ? TypedOk<D>
+  : TypedOk<D> | ErrorOutcome;
 
 /** A method; its input may be left out when every field is optional. */
 type Method<C, Strict extends boolean> =
   object extends InputOf<C>
-    ? (input?: InputOf<C>) => Promise<Result<Strict>>
-    : (input: InputOf<C>) => Promise<Result<Strict>>;
+    ? (input?: InputOf<C>) => Promise<Result<Strict, DataOf<C>>>
+    : (input: InputOf<C>) => Promise<Result<Strict, DataOf<C>>>;
 
 /** One typed method per capability. */
 export type BrowMethods<Strict extends boolean = false> = {
@@ -59,3 +55,11 @@ export type BrowMethods<Strict extends boolean = false> = {
 
 /** The input type of a method, e.g. `BrowInput<'click'>` = `{ref: string, button?: …}`. */
 export type BrowInput<M extends keyof BrowMethods> = Parameters<BrowMethods[M]>[0] & {};
+
+/** The data type of a method's ok answer, e.g. `BrowData<'openPage'>` = `{page_id: string, session_id: string, page: …}`. */
+export type BrowData<M extends keyof BrowMethods> = Extract<
+  Awaited<ReturnType<BrowMethods[M]>>,
+  { ok: true }
+>['data'];
+
+export type { ToolData, ToolInput, ToolName } from '../../capabilities/types.js';

@@ -1,8 +1,19 @@
 /**
  * `brow/sdk`: seed 001's code-mode client. `tool.call(name, params)` posts to a running
  * `brow serve` (POST /v1/tools/<name>) and returns `{ok, content, data}`; it never throws for a
- * failed tool call. Standalone: no import from the rest of brow, so it loads anywhere fetch does.
+ * failed tool call. Standalone: it imports only types from the rest of brow (tool names, inputs and
+ * data, derived from the capability declarations), so it loads anywhere fetch does.
  */
+import type { ToolData, ToolInput, ToolName } from '../../capabilities/types.js';
+
+export type { ToolData, ToolInput, ToolName };
+
+/** A failed call's data: error_code, message and hint (some codes add fields: cast to read them). */
+export interface ToolErrorData {
+  error_code: string;
+  message: string;
+  hint: string;
+}
 
 /** An image a tool returned (base64), e.g. a screenshot. */
 export interface ToolImage {
@@ -11,12 +22,15 @@ export interface ToolImage {
 }
 
 /** What every tool call returns (seed 001's Result). */
-export interface ToolResult<D extends Record<string, any> = Record<string, any>> {
+export interface ToolResult<D extends object = Record<string, any>> {
   ok: boolean;
   /** Text written for a model: print it. */
   content: string;
-  /** The structured result; on failure `{error_code, message, hint, …}`. */
-  data: D;
+  /**
+   * The structured result (typed from the tool's output schema); on failure `{error_code, message,
+   * hint, …}` instead, so those fields are typed too, as optional.
+   */
+  data: D & Partial<ToolErrorData>;
   /** Images the tool returned, if any. */
   images?: ToolImage[];
   /** The tool that was called. */
@@ -53,12 +67,15 @@ export interface CallOptions {
 }
 
 export interface ToolClient {
-  /** Call a tool; resolves with ok:false (never rejects) when the tool or the connection fails. */
-  call<D extends Record<string, any> = Record<string, any>>(
-    name: string,
-    params?: Record<string, unknown>,
+  /**
+   * Call a tool by name (a `ToolName`); params and data are typed per tool. Resolves with ok:false
+   * (never rejects) when the tool or the connection fails.
+   */
+  call<N extends ToolName>(
+    name: N,
+    params?: ToolInput<N>,
     opts?: CallOptions,
-  ): Promise<ToolResult<D>>;
+  ): Promise<ToolResult<ToolData<N>>>;
   /** The tools this server offers, with their JSON schemas. */
   list(): Promise<ToolInfo[]>;
   /** The server this client talks to. */
