@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,5 +35,43 @@ if (!process.argv.includes('--injected-only')) {
   // the web console's static files (plain ES modules and CSS) are served from beside its routes
   cpSync(join(root, 'src/doors/console/static'), join(root, 'dist/doors/console/static'), {
     recursive: true,
+  });
+  await bundleCliClient();
+}
+
+/**
+ * The CLI client in one file, dist/doors/cli/main.bundle.js, beside main.js: a browser command's own
+ * process then loads one module (with zod inside) instead of ~90, which halves its start-up. What
+ * main.js imports dynamically (the runtime, serve, the bus, capability handlers) stays outside, loaded
+ * from dist/ as before, and so do packages other than zod. bin/brow.js runs the bundle for browser
+ * commands and main.js for the builtins that start a runtime (serve, mcp, worker, doctor, daemon, config),
+ * so no process holds two copies of a module whose classes are compared.
+ */
+async function bundleCliClient() {
+  const outDir = join(root, 'dist/doors/cli');
+  await build({
+    entryPoints: [join(outDir, 'main.js')],
+    outfile: join(outDir, 'main.bundle.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'client-only',
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) => {
+            const bare = !args.path.startsWith('.') && !args.path.startsWith('/');
+            if (args.kind === 'dynamic-import' && !bare) {
+              const target = relative(outDir, resolve(dirname(args.importer), args.path)).replace(/\\/g, '/');
+              return { path: target.startsWith('.') ? target : `./${target}`, external: true };
+            }
+            if (bare && !/^zod(\/|$)/.test(args.path)) return { path: args.path, external: true };
+            return undefined;
+          });
+        },
+      },
+    ],
   });
 }

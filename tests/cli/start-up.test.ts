@@ -35,15 +35,18 @@ let cli: CliEnv;
 beforeAll(() => {
   buildOnce();
   cli = cliEnv('start-up');
-});
+}, 300_000);
 afterAll(() => cli.cleanup());
 
 /** Run `brow args…` with the hook; the daemon it may start is a plain child, without it. */
-function loadedBy(args: string[]): Promise<{ code: number | null; loaded: string[] }> {
+function loadedBy(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; loaded: string[] }> {
   return new Promise((resolve) => {
     const proc = spawn(process.execPath, ['--import', IMPORT_HOOKS, BIN, ...args, '--session', cli.session], {
       cwd: ROOT,
-      env: { ...process.env, ...cli.env },
+      env: { ...process.env, ...cli.env, ...env },
     });
     let stderr = '';
     proc.stdout.resume();
@@ -81,5 +84,27 @@ describe('the CLI client loads no daemon-only module', () => {
     const r = await loadedBy(['list-pages']);
     expect(r.code).toBe(0);
     expect(daemonOnly(r.loaded)).toEqual([]);
+  });
+});
+
+describe('a browser command loads the CLI client as one bundle', () => {
+  const own = (loaded: string[]) => loaded.filter((u) => u.startsWith('file:'));
+
+  it('brow list-pages loads bin/brow.js and dist/doors/cli/main.bundle.js (zod inside), not the ~90 modules of dist/', async () => {
+    const r = await loadedBy(['list-pages']);
+    expect(r.code).toBe(0);
+    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.bundle.js'))).toBe(true);
+    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(false);
+    expect(r.loaded.some((u) => u.includes('/node_modules/zod/'))).toBe(false);
+    expect(own(r.loaded).length).toBeLessThanOrEqual(3);
+  });
+
+  it('the builtins that run a runtime here (doctor) and BROW_NO_BUNDLE load dist/ as compiled', async () => {
+    const doctor = await loadedBy(['doctor', '--json']);
+    expect(doctor.loaded.some((u) => u.endsWith('/dist/doors/cli/main.bundle.js'))).toBe(false);
+    const unbundled = await loadedBy(['list-pages'], { BROW_NO_BUNDLE: '1' });
+    expect(unbundled.code).toBe(0);
+    expect(unbundled.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(true);
+    expect(own(unbundled.loaded).length).toBeGreaterThan(own((await loadedBy(['list-pages'])).loaded).length);
   });
 });

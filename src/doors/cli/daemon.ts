@@ -16,8 +16,16 @@ export interface DaemonRequest {
   input?: unknown;
 }
 
-/** Which build of brow this process runs: a daemon started before a rebuild or upgrade differs. */
-export const BUILD = String(statSync(fileURLToPath(import.meta.url)).mtimeMs);
+/**
+ * Which build of brow this process runs: a daemon started before a rebuild or upgrade differs. Read
+ * from dist/doors/cli/daemon.js, which the CLI bundle (main.bundle.js, beside it) and the daemon share.
+ */
+export const BUILD = String(
+  statSync(
+    [new URL('./daemon.js', import.meta.url), new URL(import.meta.url)].find((u) => existsSync(u)) ??
+      fileURLToPath(import.meta.url),
+  ).mtimeMs,
+);
 
 export interface DaemonStatus {
   profile: string;
