@@ -39,6 +39,22 @@ async function timed(fn) {
 
 const log = (...a) => console.error(...a);
 
+/**
+ * Characters of an answer's structured copy (MCP `structuredContent`, JSON): what a client that
+ * forwards it to the model pays beside (or instead of) the text. null when the system sends none.
+ */
+function structuredChars(v) {
+  if (v?.structured_chars != null) return v.structured_chars;
+  return v?.structured ? JSON.stringify(v.structured).length : null;
+}
+
+/** Bytes of an MCP system's tools/list result (JSON), as a client receives it; null for a CLI. */
+async function toolListBytes(inst) {
+  if (!inst.mcp?.listTools) return null;
+  const tools = await inst.mcp.listTools();
+  return Buffer.byteLength(JSON.stringify({ tools }));
+}
+
 // ------------------------------------------------------------------ system lifecycle
 
 /** Start one system; returns { inst } or { error }. */
@@ -95,6 +111,8 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
   if (measured) {
     push(rec, 'snapshot_ms', snap.ms);
     push(rec, 'snapshot_chars', text.length);
+    const sc = structuredChars(snap.value);
+    if (sc != null) push(rec, 'snapshot_structured_chars', sc);
     if (snap.value.calls) push(rec, 'snapshot_calls', snap.value.calls);
     const cov = coverageOf(text, PAGES[page].markers);
     if (cov) push(rec, 'coverage_runs', cov);
@@ -124,6 +142,7 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
     const df = await tryExtra('default_full', () => inst.defaultAnswer('full'));
     const ch = await tryExtra('changes', () => inst.changes());
     const rp = await tryExtra('read_page', () => inst.readPage());
+    const fd = await tryExtra('find', () => inst.find());
     if (measured) {
       mkdirSync(OUT_DIR, { recursive: true });
       if (ch) {
@@ -134,6 +153,8 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
       if (df) {
         push(x, 'default_full_ms', df.ms);
         push(x, 'default_full_chars', df.value.text.length);
+        const fc = structuredChars(df.value);
+        if (fc != null) push(x, 'default_full_structured_chars', fc);
         x.default_full_truncated ??= df.value.truncated;
         if (x.default_full_tokens == null) {
           x.default_full_tokens = countTokens(df.value.text);
@@ -143,7 +164,14 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
       if (di) {
         push(x, 'default_interactive_ms', di.ms);
         push(x, 'default_interactive_chars', di.value.text.length);
+        const dc = structuredChars(di.value);
+        if (dc != null) push(x, 'default_interactive_structured_chars', dc);
         x.default_interactive_truncated ??= di.value.truncated;
+      }
+      if (fd) {
+        push(x, 'find_chars', fd.value.text.length);
+        const c = structuredChars(fd.value);
+        if (c != null) push(x, 'find_structured_chars', c);
       }
       if (rp) {
         push(x, 'read_page_ms', rp.ms);
@@ -181,6 +209,8 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
       writeFileSync(join(OUT_DIR, `${inst.name}-${page}.click-reply.txt`), click.value.text);
     push(rec, 'click_ms', click.ms);
     push(rec, 'click_chars', click.value.text.length);
+    const cc = structuredChars(click.value);
+    if (cc != null) push(rec, 'click_structured_chars', cc);
     if (followMs != null) push(rec, 'followup_ms', followMs);
     if (answerMs != null) push(rec, 'answer_ms', answerMs);
     push(rec, 'answer_in_click', inClick);
@@ -214,6 +244,11 @@ export async function measurePages({ systems, pages, runs, server, results, floo
       log(`${name}: not available (${r.error})`);
     } else {
       status[name] = { available: true, ...safeDescribe(r.inst) };
+      try {
+        status[name].tool_list_bytes = await toolListBytes(r.inst);
+      } catch (e) {
+        status[name].tool_list_error = e.message;
+      }
       live.set(name, r.inst);
       log(`${name}: started`);
     }

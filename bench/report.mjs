@@ -240,6 +240,49 @@ export function renderReport(R) {
   );
   L.push('');
 
+  // ---- structured copy
+  L.push('## Structured copy and tool list');
+  L.push('');
+  L.push(
+    'Beside its text an MCP answer may carry `structuredContent` (JSON); several clients hand that copy to the model instead of the text, so it is paid for too. ' +
+      "*structured ÷ text* is its size in characters over the text's (brow's target: ≤ 1.5). The tool list is the `tools/list` result as JSON, sent once per connection (target: ≤ 24 KB).",
+  );
+  L.push('');
+  const q = (a, b) => (a == null || !b ? '—' : (a / b).toFixed(2));
+  const structRows = [];
+  for (const p of R.config.pages) {
+    for (const n of sysNames) {
+      const r = R.results[n]?.[p];
+      if (!r) continue;
+      const row = (what, s, t) =>
+        structRows.push([p, LABELS[n], what, int(t), s == null ? 'none' : int(s), q(s, t)]);
+      row('snapshot', med(r.snapshot_structured_chars), med(r.snapshot_chars));
+      row('click', med(r.click_structured_chars), med(r.click_chars));
+      const x = r.extras;
+      if (x?.default_interactive_chars) {
+        row('default listing', med(x.default_interactive_structured_chars), med(x.default_interactive_chars));
+        row('default full', med(x.default_full_structured_chars), med(x.default_full_chars));
+        if (x.find_chars) row('find (name "e", ≤ 100)', med(x.find_structured_chars), med(x.find_chars));
+      }
+    }
+  }
+  L.push(
+    table(['page', 'system', 'answer', 'text chars', 'structured chars', 'structured ÷ text'], structRows),
+  );
+  L.push('');
+  L.push(
+    table(
+      ['system', 'tool list bytes'],
+      sysNames
+        .filter((n) => R.status[n])
+        .map((n) => [
+          LABELS[n],
+          R.status[n].tool_list_bytes == null ? '— (no MCP)' : int(R.status[n].tool_list_bytes),
+        ]),
+    ),
+  );
+  L.push('');
+
   // ---- brow extras
   L.push('## brow only');
   L.push('');

@@ -137,6 +137,7 @@ export class Brow {
   /** list_elements, following the cursor until the whole outline is read. */
   async listAll(pageId, scope, maxChars) {
     const parts = [];
+    let structuredChars = 0;
     let cursor = null;
     let calls = 0;
     for (;;) {
@@ -153,6 +154,7 @@ export class Brow {
         continue;
       }
       parts.push(r.text);
+      structuredChars += r.structured ? JSON.stringify(r.structured).length : 0;
       calls++;
       const truncated = pick(r.structured, '', 'truncated');
       const next =
@@ -162,7 +164,7 @@ export class Brow {
       if (!next || truncated === false || next === cursor || calls >= 200) break;
       cursor = next;
     }
-    return { text: parts.join('\n'), calls };
+    return { text: parts.join('\n'), calls, structured_chars: structuredChars };
   }
 
   /** The whole outline (scope full, large budget, cursor followed): what compares with a full a11y snapshot. */
@@ -179,6 +181,11 @@ export class Brow {
 
   async changes() {
     return this.call('browser_list_elements', { page_id: await this.#page(), scope: 'changes' });
+  }
+
+  /** browser_find over many elements: every name with an "e", up to 100 matches. */
+  async find() {
+    return this.call('browser_find', { page_id: await this.#page(), name: 'e', limit: 100 });
   }
 
   async readPage() {

@@ -14,6 +14,7 @@ import { compactData, compactSchema, type StructuredMode } from '../../src/runti
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { buildOnce, SETUP_MS, stdioClient } from './helpers.js';
 import { tablePageHtml } from '../read/table-page.js';
 
 /** The budgets this door keeps (SPEC §8 asks ≤ 24 KB for the tool list: see docs/mcp.md). */
@@ -306,5 +307,44 @@ describe('compactData', () => {
       settle_ms: 12,
     });
     expect(compactData({ pages: [], session_id: 's' })).toEqual({ pages: [], session_id: 's' });
+  });
+});
+
+describe('choosing the form', () => {
+  it(
+    '`brow mcp --structured off` (the config key as a flag) lists no outputSchema',
+    { timeout: SETUP_MS },
+    async () => {
+      buildOnce();
+      const { client } = await stdioClient(['--structured', 'off']);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.length).toBe(capabilities.length);
+        for (const t of tools) expect(t).not.toHaveProperty('outputSchema');
+        const r = (await client.callTool({ name: 'browser_doctor', arguments: {} })) as CallToolResult;
+        expect(r.structuredContent).toBeUndefined();
+        expect(textOf(r)).toMatch(/Chromium/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it('the `structured` config key sets the mode of a server that names none', async () => {
+    const rt = new BrowRuntime({ structured: 'full' });
+    try {
+      const server = createMcpServer(rt, { owner: null });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(a);
+      const client = new Client({ name: 'lean-answers', version: '0.0.0' });
+      await client.connect(b);
+      const { tools } = await client.listTools();
+      const list = tools.find((t) => t.name === 'browser_list_elements')!;
+      // the full form's schema: refs are records, not rows
+      expect(JSON.stringify(list.outputSchema)).not.toContain('[ref, role, name');
+      await client.close();
+    } finally {
+      await rt.close();
+    }
   });
 });
