@@ -138,6 +138,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  if (project) await run(bin(), ['daemon', 'stop', '--session', 'pack'], project, env, 60_000);
   await server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }, 120_000);
@@ -206,6 +207,19 @@ try {
     expect(out.content).toMatch(/\[link ref=e\d+[^\]]*\] Jump to middle/);
     // a labelled screenshot, with no image library installed: Chromium draws and encodes it
     expect(out.shot).toBe('image/jpeg');
+  }, 120_000);
+
+  it('the command line, through its daemon: open-page, then list-elements', async () => {
+    const opened = await run(
+      bin(),
+      ['open-page', server.url('read/tall.html'), '--session', 'pack'],
+      project,
+      env,
+    );
+    expect(opened.code, opened.stdout + opened.stderr).toBe(0);
+    const listed = await run(bin(), ['list-elements', '--session', 'pack'], project, env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/\[button ref=e\d+[^\]]*\] Top button/);
   }, 120_000);
 
   it('brow mcp, started from the install, answers a real MCP client', async () => {
