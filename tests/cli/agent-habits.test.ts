@@ -168,6 +168,32 @@ describe('the command line as people type it (no daemon)', () => {
       expect(complete('brow --session x open-p')).toContain('open-page');
       expect(complete('brow --session x click --click-c')).toContain('--click-count');
     }
+    if (shell === 'zsh') {
+      // zsh's completion builtins stubbed to print what they are given
+      const complete = (words: string[]) =>
+        execFileSync(
+          'zsh',
+          [
+            '-c',
+            `compdef() { : }; source ${file}
+compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -l -- "$@" }
+_describe() { print -l -- "\${(@P)4}" }
+_files() { print FILES }
+words=(${words.join(' ')}); CURRENT=${words.length}; _brow`,
+          ],
+          { encoding: 'utf8' },
+        ).split('\n');
+      expect(complete(['brow', '--session', 'x', 'open-p'])).toContainEqual(
+        expect.stringMatching(/^open-page:/),
+      );
+      expect(complete(['brow', '--session', 'x', 'click', '--click-'])).toContain('--click-count');
+    }
+    if (shell === 'fish') {
+      const complete = (line: string) =>
+        execFileSync('fish', ['-c', `source ${file}; complete -C '${line}'`], { encoding: 'utf8' });
+      expect(complete('brow --session x open-p')).toMatch(/^open-page\t/m);
+      expect(complete('brow click --click-')).toMatch(/^--click-count/m);
+    }
   });
 
   it('brow completion tcsh is an invalid_request naming the shells it has', async () => {
