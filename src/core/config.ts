@@ -75,6 +75,10 @@ export const configSchema = z
       .boolean()
       .default(false)
       .describe('Launch a Chromium process per session instead of sharing one'),
+    prelaunch: z
+      .boolean()
+      .default(true)
+      .describe('brow mcp starts the shared Chromium while the client connects, not on the first call'),
     screenshot_dir: z
       .string()
       .default('')

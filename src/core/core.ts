@@ -391,6 +391,15 @@ export class BrowCore {
     return (await this.pool.acquire(this.config.headless)).browser;
   }
 
+  /**
+   * Start launching the shared Chromium now, for a door whose client will surely need it (`brow
+   * mcp`); a launch failure is left for the first call that needs the browser to report.
+   */
+  prelaunch(): void {
+    if (this.closing || this.config.process_per_session) return;
+    void this.pool.acquire(this.config.headless).catch(() => undefined);
+  }
+
   /** Run fn first when the core closes (tool tabs, workers); returns the unregister function. */
   onClose(fn: () => Promise<void>): () => void {
     this.closeHooks.add(fn);

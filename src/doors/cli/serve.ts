@@ -1,12 +1,8 @@
 /** `brow serve` and `brow mcp`: the servers, loaded only when one of them runs (they pull in the MCP SDK and the HTTP door). */
 import { parseArgs } from 'node:util';
-import { consoleRoute } from '../console/routes.js';
-import { eventsRoute } from '../http/events-route.js';
-import { startHttpServer } from '../http/server.js';
-import { MCP_CLI_OPTIONS, mcpHttpRoute, runMcpStdio } from '../mcp/index.js';
+import { MCP_CLI_OPTIONS } from '../mcp/cli.js';
 import { runtimeFromArgs } from './builtins.js';
 import { extractConfigArgs } from './config-cmd.js';
-import { demoRoute } from './demo.js';
 import type { Streams } from './output.js';
 import { runUntilSignal } from './until-signal.js';
 import { own, UsageError } from './usage-error.js';
@@ -33,6 +29,14 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     });
   }
   const { runtime } = await runtimeFromArgs(argv, values.caps);
+  const [{ consoleRoute }, { eventsRoute }, { startHttpServer }, { mcpHttpRoute }, { demoRoute }] =
+    await Promise.all([
+      import('../console/routes.js'),
+      import('../http/events-route.js'),
+      import('../http/server.js'),
+      import('../mcp/http.js'),
+      import('./demo.js'),
+    ]);
   const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {
     host: values.host,
@@ -68,6 +72,10 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const rest = extractConfigArgs(argv).rest;
   const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
   const { runtime } = await runtimeFromArgs(argv, values.caps);
+  // the client will open a page: launch Chromium while it connects and lists the tools
+  if (runtime.config.prelaunch) runtime.core.prelaunch();
+  // the MCP SDK loads while Chromium starts
+  const { runMcpStdio } = await import('../mcp/stdio.js');
   // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike
   const onSignal = () => void runtime.close().finally(() => process.exit(0));
   process.once('SIGINT', onSignal);
