@@ -143,10 +143,19 @@ export function compactData(data: Rec): Rec {
   }
   if (Array.isArray(data.matches)) {
     out.matches = (data.matches as Rec[]).map((m) => compactRef(m));
-    // every match is listed: the total says nothing more
-    if (data.truncated === false && data.total === data.matches.length) delete out.total;
+    // every match is listed: the total and truncated:false say nothing more
+    if (data.truncated === false) {
+      delete out.truncated;
+      if (data.total === data.matches.length) delete out.total;
+    }
   }
   if (isRec(data.action) && typeof data.action.outcome === 'string') out.action = compactEffect(data.action);
+  // a log read lists its entries twice (entries, and console_entries or network_entries): once is enough
+  if (
+    Array.isArray(data.entries) &&
+    (data.entries === data.console_entries || data.entries === data.network_entries)
+  )
+    delete out.entries;
   return out;
 }
 

@@ -307,6 +307,12 @@ describe('compactData', () => {
       settle_ms: 12,
     });
     expect(compactData({ pages: [], session_id: 's' })).toEqual({ pages: [], session_id: 's' });
+    const entries = [{ seq: 1, text: 'hi' }];
+    expect(compactData({ session_id: 's', entries, console_entries: entries, last_seq: 1 })).toEqual({
+      session_id: 's',
+      console_entries: entries,
+      last_seq: 1,
+    });
   });
 });
 
