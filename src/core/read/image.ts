@@ -62,13 +62,22 @@ export async function modelCapture(
   height: number,
   scale: number,
 ): Promise<Encoded> {
-  for (let s = Math.min(scale, MODEL_MAX_SIDE / width, MODEL_MAX_SIDE / height); ; s *= 0.75) {
-    for (const quality of MODEL_QUALITIES) {
-      const data = await capture('jpeg', quality, s);
-      const size = imageSize(data);
-      if (data.length <= MODEL_MAX_BYTES || (size.width <= 64 && size.height <= 64)) {
-        return { data, mimeType: 'image/jpeg', ...size };
-      }
+  let s = Math.min(scale, MODEL_MAX_SIDE / width, MODEL_MAX_SIDE / height);
+  for (let q = 0; ;) {
+    const data = await capture('jpeg', MODEL_QUALITIES[q]!, s);
+    const size = imageSize(data);
+    const over = Math.max(size.width, size.height) / MODEL_MAX_SIDE;
+    // a device pixel ratio above 1 (an attached desktop Chrome) gives more pixels than the scale asked
+    if (over > 1) {
+      s /= over;
+      continue;
+    }
+    if (data.length <= MODEL_MAX_BYTES || (size.width <= 64 && size.height <= 64)) {
+      return { data, mimeType: 'image/jpeg', ...size };
+    }
+    if (++q === MODEL_QUALITIES.length) {
+      q = 0;
+      s *= 0.75;
     }
   }
 }
