@@ -290,18 +290,25 @@ describe('through the daemon, against real Chromium', () => {
   });
 
   it('pages live as long as the daemon unless idle_stop_ms is set; a page gone idle says so', async () => {
+    expect((await cli.run(['list-pages'])).code).toBe(0); // a daemon with the defaults
     const status = JSON.parse((await cli.run(['daemon', 'status', '--json'])).stdout);
-    expect(status.session_idle_stop_ms).toBe(status.idle_timeout_ms);
     expect(status.idle_timeout_ms).toBe(30 * 60_000);
+    expect(status.session_idle_stop_ms).toBe(status.idle_timeout_ms);
     const text = (await cli.run(['daemon', 'status'])).stdout;
     expect(text).toContain('browser sessions stop after 1800 s without a call');
 
     // configured shorter: still honoured, and the next command says what happened
     const session = `idle-${process.pid}`;
-    const env = { BROW_IDLE_STOP_MS: '1500' };
+    // long enough for open-page on a loaded machine: the session's idle timer runs from the call's start
+    const env = { BROW_IDLE_STOP_MS: '8000' };
     const opened = await cli.run(['open-page', url, '--json'], { session, env });
+    expect(opened.code, opened.stderr).toBe(0);
     const pageId = JSON.parse(opened.stdout).data.page_id as string;
-    await new Promise((r) => setTimeout(r, 3500));
+    // daemon status lists the sessions without touching them
+    const sessions = async () =>
+      (JSON.parse((await cli.run(['daemon', 'status', '--json'], { session, env })).stdout).sessions as [])
+        .length;
+    expect(await until(async () => (await sessions()) === 0, 60_000, 1000)).toBe(true);
     for (const argv of [['snapshot'], ['snapshot', '--page-id', pageId]]) {
       const r = await cli.run(argv, { session, env });
       expect(r.code, r.stderr).toBe(ERROR_TABLE.session_closed.exit);

@@ -53,15 +53,15 @@ const log = (msg: string) =>
   process.stderr.write(`${new Date().toISOString()} brow daemon[${process.pid}]: ${msg}\n`);
 
 /**
- * The daemon's configuration: browser sessions live as long as the daemon (they stop after the
- * daemon's own idle time, not the 5 minutes a session idles elsewhere), unless `idle_stop_ms` is
- * configured (file, BROW_IDLE_STOP_MS or --idle-stop-ms), which still shortens it.
+ * The daemon's configuration: browser sessions live as long as the daemon. A session idles out after
+ * the daemon's own idle time (or the usual 5 minutes when the daemon's is shorter: the daemon exits
+ * first then, and a slow call never outlives a short session timer), unless `idle_stop_ms` is
+ * configured (file or BROW_IDLE_STOP_MS), which still sets it.
  */
 export function daemonConfig(opts: DaemonOptions): LoadedConfig['config'] {
   const { config, sources } = opts.loaded;
-  return sources.idle_stop_ms === 'default'
-    ? { ...config, idle_stop_ms: Math.max(1000, opts.idleMs) }
-    : config;
+  if (sources.idle_stop_ms !== 'default') return config;
+  return { ...config, idle_stop_ms: Math.max(config.idle_stop_ms, opts.idleMs) };
 }
 
 /** Does something answer on this socket? */
