@@ -10,22 +10,26 @@ const CLOSED_WORLD: ReadonlySet<CapabilityGroup> = new Set<CapabilityGroup>(['se
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  return { ...(dropDefaults(rest) as Record<string, unknown>), type: 'object' };
+  return { ...(dropDefaults(rest, io === 'output') as Record<string, unknown>), type: 'object' };
 }
 
 /**
  * Leave out what JSON Schema says by default anyway: `additionalProperties: {}` (a loose object)
- * and the ±2^53−1 bounds zod gives every integer. Every byte rides in every tools/list.
+ * and the ±2^53−1 bounds zod gives every integer; every byte rides in every tools/list. An output
+ * schema is open everywhere (a record may carry more than it describes), so there
+ * `additionalProperties: false` goes too.
  */
-function dropDefaults(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(dropDefaults);
+function dropDefaults(v: unknown, open: boolean): unknown {
+  if (Array.isArray(v)) return v.map((x) => dropDefaults(x, open));
   if (typeof v !== 'object' || v === null) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
-    const open = k === 'additionalProperties' && typeof x === 'object' && x && Object.keys(x).length === 0;
+    const extra =
+      k === 'additionalProperties' &&
+      ((typeof x === 'object' && x !== null && Object.keys(x).length === 0) || (open && x === false));
     const safeBound =
       (k === 'maximum' || k === 'minimum') && Math.abs(x as number) === Number.MAX_SAFE_INTEGER;
-    if (!open && !safeBound) out[k] = dropDefaults(x);
+    if (!extra && !safeBound) out[k] = dropDefaults(x, open);
   }
   return out;
 }
