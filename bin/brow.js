@@ -8,6 +8,12 @@ const args = process.argv.slice(2);
 const RUNTIME_BUILTINS = new Set(['serve', 'mcp', 'worker', 'doctor', 'daemon', 'config']);
 const bundled = !process.env.BROW_NO_BUNDLE && !args.some((a) => RUNTIME_BUILTINS.has(a));
 
+// `brow completion zsh | head`: a reader that stops early is not an error
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 async function load() {
   if (bundled) {
     try {
