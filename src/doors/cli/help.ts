@@ -3,7 +3,10 @@ import { valueHint, usageLine } from './argv.js';
 import { capabilityCommands, type CommandSpec, type FieldSpec } from './commands.js';
 
 export const GLOBAL_HELP: [string, string][] = [
-  ['--json', 'print the exact {ok, content, data} answer (as the HTTP tool API gives it)'],
+  [
+    '--json',
+    'print the {ok, content, data} answer as the HTTP tool API gives it (tools it names written as brow commands)',
+  ],
   [
     '--session NAME',
     'daemon profile to use (default "default"; env BROW_SESSION): one daemon and browser each',
