@@ -11,7 +11,15 @@ import { workspacePath, workspaceRoot } from '../paths.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import type { BrowPage } from '../session/page.js';
 import { labelBoxes } from './labels.js';
-import { formatOf, inCanvas, modelCapture, MODEL_MAX_SIDE, type Encoded, type SaveFormat } from './image.js';
+import {
+  formatOf,
+  imageSize,
+  inCanvas,
+  modelCapture,
+  MODEL_MAX_SIDE,
+  type Encoded,
+  type SaveFormat,
+} from './image.js';
 
 /** The tallest (and widest) region captured at once, in CSS px and in device px. */
 export const MAX_CAPTURE_SIDE = 16_384;
@@ -228,13 +236,15 @@ export async function screenshot(
     region = shot.region;
     clipped ||= shot.clipped;
     const m = await metricsOf(page);
-    const { boxes, map } = await labelBoxes(page, region, scale, m);
+    // image pixels per CSS px: the scale asked, times the device pixel ratio when it is above 1
+    const px = (scale * imageSize(shot.data).width) / Math.round(region.width * scale) || scale;
+    const { boxes, map } = await labelBoxes(page, region, px, m);
     labelMap = map;
     const drawn = await sendRacingDialog(
       page,
       inCanvas(page.cdp, shot.data, {
         boxes,
-        labelScale: scale,
+        labelScale: px,
         ...(out ? { file: { format: out.format, quality: input.quality } } : {}),
       }),
     );
