@@ -17,9 +17,10 @@ import { ensureInjectedBuilt } from '../helpers.js';
 import { buildOnce, SETUP_MS, stdioClient } from './helpers.js';
 import { tablePageHtml } from '../read/table-page.js';
 
-/** The budgets this door keeps (SPEC §8 asks ≤ 24 KB for the tool list: see docs/mcp.md). */
+/** The budgets this door keeps (SPEC §8 asks ≤ 24 KB for the default tool list: not met, see docs/mcp.md). */
 const MAX_RATIO = 1.5;
-const TOOL_LIST_BYTES = { compact: 50_000, full: 52_000, off: 36_500 } as const;
+// measured 47,752 / 49,528 / 35,916 (was 47,207 with no outputSchema): 45 tools cannot meet 24 KB
+const TOOL_LIST_BYTES = { compact: 48_500, full: 50_500, off: 36_500 } as const;
 
 // the probe changes a text when clicked, as the bench's table page does
 const PROBE = `<p id="answer">Answer: waiting</p><script>

@@ -41,15 +41,17 @@ export function inputJsonSchema(cap: AnyCapability): Tool['inputSchema'] {
 
 /**
  * The JSON Schema of what the door sends as structuredContent in this mode (none for `off`). Its
- * top level lists no required fields: a failed call's structuredContent is `{error_code, message,
+ * top level has no description and lists no required fields: a failed call's structuredContent is `{error_code, message,
  * hint}`, and clients validate that against the same schema.
  */
 export function outputJsonSchema(cap: AnyCapability, mode: StructuredMode): Tool['outputSchema'] {
   if (mode === 'off') return undefined;
-  const { required: _r, ...schema } = jsonSchema(
-    mode === 'compact' ? compactSchema(cap.output) : cap.output,
-    'output',
-  );
+  // the tool's description says what it answers: the schema's own top-level description would repeat it
+  const {
+    required: _r,
+    description: _d,
+    ...schema
+  } = jsonSchema(mode === 'compact' ? compactSchema(cap.output) : cap.output, 'output');
   return schema as Tool['outputSchema'];
 }
 
