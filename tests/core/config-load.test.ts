@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserError } from '../../src/core/errors.js';
 import { loadConfig as loadConfigCore } from '../../src/core/config-load.js';
 import { main } from '../../src/doors/cli/main.js';
-import { loadConfig } from '../../src/index.js';
+import { BrowError, loadConfig } from '../../src/index.js';
 import { ERROR_TABLE } from '../../src/runtime/error-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brow-cfg-load-'));
@@ -45,11 +45,21 @@ function expectFileError(e: BrowserError, path: string, message: RegExp): void {
 }
 
 describe('loadConfig failures are invalid_config BrowserErrors', () => {
-  it('a missing file, as docs/library.md calls it (loadConfig from the package entry)', () => {
+  it('a missing file, as docs/library.md calls it: the package entry throws its BrowError', () => {
     const missing = join(dir, 'brow.config.json');
-    const e = failure(() => loadConfig({ file: missing, env: {} }));
-    expectFileError(e, missing, /does not exist/);
+    let thrown: unknown;
+    try {
+      loadConfig({ file: missing, env: {} });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(BrowError);
+    const e = thrown as BrowError;
+    expect(e.code).toBe('invalid_config');
+    expect(e.message).toMatch(/does not exist/);
+    expect(e.message).toContain(missing);
     expect(e.hint).toMatch(/^Create /);
+    expect(e.data.file).toBe(missing);
   });
 
   it('a missing file named by BROW_CONFIG', () => {

@@ -3,7 +3,7 @@
  * key (serve, mcp, worker, daemon, doctor and config take them), and `brow config`, which shows the
  * effective value of each key and where it came from.
  */
-import { configSchema, loadConfig, type BrowConfigInput, type LoadedConfig } from '../lib/config.js';
+import { configSchema, loadConfig, type BrowConfigInput, type LoadedConfig } from '../../runtime/config.js';
 import { fieldValue } from './argv.js';
 import { columns } from './help.js';
 import { fieldSpecs, type FieldSpec } from './commands.js';
