@@ -43,6 +43,13 @@ export const listElementsCap = defineCapability({
       .optional()
       .describe('Budget in chars (default 24000)'),
     cursor: z.string().optional().describe('Cursor of a truncated answer'),
+    depth: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe('Only lines this many levels deep or less (0 = top)'),
     format: z
       .enum(['lines', 'outline'])
       .default('lines')
@@ -64,6 +71,7 @@ export const listElementsCap = defineCapability({
           scope: input.scope === 'changes' ? 'full' : input.scope,
           ...(input.ref ? { ref: input.ref } : {}),
           diff: changes,
+          ...(input.depth !== undefined ? { depth: input.depth } : {}),
           max_chars: input.max_chars ?? ctx.core.config.snapshot_max_chars,
         });
         const body = o.diff
@@ -84,6 +92,7 @@ export const listElementsCap = defineCapability({
         scope: input.scope,
         ...(input.ref ? { ref: input.ref } : {}),
         ...(input.cursor ? { cursor: input.cursor } : {}),
+        ...(input.depth !== undefined ? { depth: input.depth } : {}),
         max_chars: input.max_chars ?? ctx.core.config.snapshot_max_chars,
       });
       const { frameIdOf } = await import('../core/snapshot/snapshot.js');

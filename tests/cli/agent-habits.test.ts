@@ -83,7 +83,7 @@ describe('the command line as people type it (no daemon)', () => {
     }
   });
 
-  it('snapshot is list-elements: whole page, -i interactive, -c outline; -d is refused', async () => {
+  it('snapshot is list-elements: whole page, -i interactive, -c outline, -d N depth', async () => {
     expect(snapshotArgs([])).toEqual(['--scope', 'full']);
     expect(snapshotArgs(['-i'])).toEqual(['--scope', 'interactive']);
     expect(snapshotArgs(['-c'])).toEqual(['--scope', 'full', '--format', 'outline']);
@@ -95,11 +95,14 @@ describe('the command line as people type it (no daemon)', () => {
       '--json',
     ]);
     expect(snapshotArgs(['--scope', 'viewport'])).toEqual(['--scope', 'viewport']);
-    const d = await brow('snapshot', '-d', '3');
+    expect(snapshotArgs(['-d', '3'])).toEqual(['--scope', 'full', '--depth', '3']);
+    expect(snapshotArgs(['-i', '-d2'])).toEqual(['--scope', 'interactive', '--depth', '2']);
+    expect(snapshotArgs(['-id', '0'])).toEqual(['--scope', 'interactive', '--depth', '0']);
+    const d = await brow('snapshot', '-d', 'deep');
     expect(d.code).toBe(ERROR_TABLE.invalid_request.exit);
-    expect(d.err).toMatch(/\[invalid_request\].*no depth limit/);
+    expect(d.err).toMatch(/\[invalid_request\].*-d needs a number/);
     const help = await brow('snapshot', '--help');
-    expect(help.out).toContain('Usage: brow snapshot [-i] [-c]');
+    expect(help.out).toContain('Usage: brow snapshot [-i] [-c] [-d N]');
     expect(help.out).toContain('Usage: brow list-elements');
   });
 

@@ -4,7 +4,7 @@ import type { BrowPage } from '../session/page.js';
 import { readingOrder, takePage } from './budget.js';
 import { diffOutlines, renderDiff, type OutlineDiff } from './diff.js';
 import { renderLines } from './render-lines.js';
-import { hiddenContent, selectScope, type Scope } from './scope.js';
+import { hiddenContent, limitDepth, selectScope, type Scope } from './scope.js';
 import { changedSince, takeSnapshot, type Snapshot, type SnapNode } from './snapshot.js';
 
 export interface ListElementsInput {
@@ -12,6 +12,8 @@ export interface ListElementsInput {
   ref?: string;
   max_chars: number;
   cursor?: string;
+  /** Only lines at most this many levels deep in the listing (0 = the top level). */
+  depth?: number;
 }
 
 export interface RefRecord {
@@ -55,6 +57,7 @@ export interface SnapshotData {
 export interface Pagination {
   snapshot: Snapshot;
   scope: Scope;
+  depth?: number;
   lines: string[];
   indexes: number[];
   order: number[];
@@ -97,21 +100,33 @@ export async function listElements(
 
   const snap = await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
   if (input.scope !== 'subtree') page.lastListed = snap;
-  const pagination = paginate(snap, input.scope, page.pagination);
+  const pagination = paginate(snap, input.scope, input.depth, page.pagination);
   page.pagination = pagination;
   return renderPage(page, pagination, 0, input.max_chars);
 }
 
 /** The scope's lines of a snapshot; a reused walk (same nodes) in the same scope reuses them too. */
-function paginate(snap: Snapshot, scope: Scope, prev: Pagination | null): Pagination {
-  if (prev && prev.snapshot.nodes === snap.nodes && prev.scope === scope && scope !== 'subtree') {
+function paginate(
+  snap: Snapshot,
+  scope: Scope,
+  depth: number | undefined,
+  prev: Pagination | null,
+): Pagination {
+  if (
+    prev &&
+    prev.snapshot.nodes === snap.nodes &&
+    prev.scope === scope &&
+    prev.depth === depth &&
+    scope !== 'subtree'
+  ) {
     return { ...prev, snapshot: snap };
   }
-  const indexes = selectScope(snap.nodes, scope);
+  const scoped = selectScope(snap.nodes, scope);
+  const indexes = depth === undefined ? scoped : limitDepth(snap.nodes, scoped, depth);
   const content = scope === 'interactive' ? hiddenContent(snap.nodes, indexes) : new Map<number, string>();
   const lines = renderLines(snap.nodes, indexes, content);
   const order = readingOrder(indexes.map((i) => snap.nodes[i]!.inView));
-  return { snapshot: snap, scope, lines, indexes, order, content };
+  return { snapshot: snap, scope, ...(depth === undefined ? {} : { depth }), lines, indexes, order, content };
 }
 
 function continuePage(page: BrowPage, input: ListElementsInput) {

@@ -4,7 +4,7 @@
  * `diff` compares lines with refs stripped against the previous outline of the page.
  */
 import type { BrowPage } from '../session/page.js';
-import { selectScope, type Scope } from './scope.js';
+import { limitDepth, selectScope, type Scope } from './scope.js';
 import { takeSnapshot, type SnapNode } from './snapshot.js';
 
 /** Names and values are cut at this many characters (seed 002). */
@@ -45,6 +45,8 @@ export interface OutlineOptions {
   /** Compare with the previous outline of this page instead of returning the tree. */
   diff: boolean;
   max_chars: number;
+  /** Only lines at most this many levels deep (0 = the top level). */
+  depth?: number;
 }
 
 const clip = (s: string): string => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s);
@@ -135,8 +137,12 @@ function budget(lines: string[], maxChars: number): { text: string; shown: numbe
 export async function outlineSnapshot(page: BrowPage, opts: OutlineOptions): Promise<OutlineResult> {
   const subtree = opts.scope === 'subtree' && opts.ref ? opts.ref : undefined;
   const snap = await takeSnapshot(page, subtree ? { rootRef: subtree } : {});
-  const lines = renderOutline(snap.nodes, selectScope(snap.nodes, opts.scope));
-  const whole = !subtree && opts.scope === 'full';
+  const scoped = selectScope(snap.nodes, opts.scope);
+  const lines = renderOutline(
+    snap.nodes,
+    opts.depth === undefined ? scoped : limitDepth(snap.nodes, scoped, opts.depth),
+  );
+  const whole = !subtree && opts.scope === 'full' && opts.depth === undefined;
   if (!subtree) page.lastListed = snap;
   const before = previous.get(page);
   if (whole) previous.set(page, lines);

@@ -69,6 +69,22 @@ export function selectScope(nodes: SnapNode[], scope: Scope): number[] {
   return withAncestors(nodes, want, scope === 'interactive' ? (n) => CONTEXT_ROLES.has(n.role) : () => true);
 }
 
+/**
+ * Of the shown nodes (indexes in document order), those at most `depth` levels deep in the listing:
+ * a line's level is the number of shown ancestors above it, as its indentation shows (0 = top).
+ */
+export function limitDepth(nodes: SnapNode[], indexes: number[], depth: number): number[] {
+  const chain: number[] = []; // raw depths of the shown ancestors of the current node
+  const out: number[] = [];
+  for (const i of indexes) {
+    const d = nodes[i]!.depth;
+    while (chain.length > 0 && chain[chain.length - 1]! >= d) chain.pop();
+    if (chain.length <= depth) out.push(i);
+    chain.push(d);
+  }
+  return out;
+}
+
 /** Indexes of wanted nodes plus those of their ancestors that `keepAncestor` accepts. */
 export function withAncestors(
   nodes: SnapNode[],

@@ -138,8 +138,8 @@ export function splitCommand(argv: string[]): {
 /**
  * `brow snapshot`, as agent-browser users type it: browser_list_elements with the whole page
  * (scope full); `-i` only the interactive elements (scope interactive); `-c` the compact outline
- * form (format outline: `- role "name" [ref=eN]`, no states or values); `-d N` is refused, since
- * listings have no depth limit. Every list-elements flag works too.
+ * form (format outline: `- role "name" [ref=eN]`, no states or values); `-d N` only lines at most N
+ * levels deep (--depth N). Every list-elements flag works too.
  */
 export function snapshotArgs(argv: string[]): string[] {
   const out: string[] = [];
@@ -153,7 +153,8 @@ export function snapshotArgs(argv: string[]): string[] {
       continue;
     }
     // -ic = -i -c
-    const shorts = /^-[icd]+$/.test(t) ? [...t.slice(1)] : null;
+    const shorts =
+      /^-[ic]*(d(=?\d+)?)?$/.test(t) && t.length > 1 ? [...t.slice(1).replace(/d.*$/, 'd')] : null;
     if (!shorts) {
       if (/^--(scope|ref)(=|$)/.test(t)) scope = true;
       out.push(t);
@@ -165,24 +166,28 @@ export function snapshotArgs(argv: string[]): string[] {
         scope = true;
       } else if (c === 'c') out.push('--format', 'outline');
       else {
-        throw new UsageError(
-          'brow snapshot has no depth limit (-d): listings show every level they include.',
-          {
-            hint: 'List less instead: -i for the interactive elements only, --scope subtree --ref eN for one part of the page, --scope viewport for what is on screen, or --max-chars N.',
-          },
-        );
+        // -d N, -dN, -d=N
+        const inline = t.slice(t.indexOf('d') + 1).replace(/^=/, '');
+        const n = c === shorts[shorts.length - 1] && inline === '' ? argv[++i] : inline;
+        if (n === undefined || !/^\d+$/.test(n)) {
+          throw new UsageError(`brow snapshot -d needs a number of levels, got ${n ?? 'nothing'}.`, {
+            hint: 'For example brow snapshot -i -d 2 (0 = the top level only).',
+          });
+        }
+        out.push('--depth', n);
+        break;
       }
     }
   }
   return scope ? out : ['--scope', 'full', ...out];
 }
 
-const SNAPSHOT_HELP = `Usage: brow snapshot [-i] [-c] [list-elements flags]
+const SNAPSHOT_HELP = `Usage: brow snapshot [-i] [-c] [-d N] [list-elements flags]
 
 brow list-elements under the name agent-browser users know: the whole page (--scope full) with refs;
   -i   interactive elements only (--scope interactive, what brow list-elements lists by default)
   -c   compact: the outline form (--format outline: \`- role "name" [ref=eN]\`, no states or values)
-  -d N is not supported: listings have no depth limit (use --scope subtree --ref eN, or -i).
+  -d N only lines at most N levels deep in the listing (--depth N; 0 = the top level)
 Refs may be written @e1 wherever a command takes one: brow click @e1.
 `;
 
