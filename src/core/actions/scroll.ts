@@ -2,7 +2,9 @@
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { withApi } from '../snapshot/page-script.js';
-import { performAction, type Effect } from './effect.js';
+import type { Frame } from 'puppeteer-core';
+import { frameIdOf } from '../snapshot/snapshot.js';
+import { performAction, type Effect, type RunResult } from './effect.js';
 import { locate, type Located } from './locate.js';
 import { describeTarget, prepare, twoFrames, type Prepared } from './prepare.js';
 
@@ -15,13 +17,28 @@ interface ScrollPos {
   name: string;
 }
 
-/** The scroll positions of an element (when it scrolls) and of every scrolling ancestor, and the page's. */
-async function scrollPositions(loc: Located): Promise<ScrollPos[]> {
+/** Where scroll positions are read: a frame and its document, for naming panes by ref. */
+interface ScrollPlace {
+  frame: Frame;
+  frameId: string;
+  docKey: string;
+}
+
+/**
+ * The scroll positions of an element (when it scrolls) and of every scrolling ancestor, and the
+ * page's. The element is a local id, or (null) the element at a point of the viewport: what a
+ * wheel there scrolls.
+ */
+async function positionsIn(
+  frame: Frame,
+  id: number | null,
+  at: { x: number; y: number } = { x: 0, y: 0 },
+): Promise<{ docKey: string; positions: ScrollPos[] }> {
   return withApi(
-    loc.frame,
-    (api, id: number) => {
+    frame,
+    (api, id: number | null, px: number, py: number) => {
       const out: ScrollPos[] = [];
-      const el = api.element(id);
+      const el = id === null ? document.elementFromPoint(px, py) : api.element(id);
       for (let n: Element | null = el, i = 0; n && i < 256; i++) {
         const root = document.scrollingElement;
         if (n !== root && n !== document.body && n !== document.documentElement) {
@@ -43,14 +60,26 @@ async function scrollPositions(loc: Located): Promise<ScrollPos[]> {
         n = parent;
       }
       out.push({ id: 0, x: Math.round(scrollX), y: Math.round(scrollY), role: 'page', name: '' });
-      return out;
+      return { docKey: api.docKey, positions: out };
     },
-    loc.entry.localId,
+    id,
+    at.x,
+    at.y,
   );
 }
 
+/** The scroll positions around a located element. */
+const scrollPositions = async (loc: Located): Promise<ScrollPos[]> =>
+  (await positionsIn(loc.frame, loc.entry.localId)).positions;
+
+const placeOf = (loc: Located): ScrollPlace => ({
+  frame: loc.frame,
+  frameId: loc.entry.frameId,
+  docKey: loc.entry.docKey,
+});
+
 /** "pane generic "Inbox" (e4) 0,0 → 0,300; page 0,0 → 0,120", for the positions that moved. */
-function scrollMoves(page: BrowPage, loc: Located, before: ScrollPos[], after: ScrollPos[]): string[] {
+function scrollMoves(page: BrowPage, at: ScrollPlace, before: ScrollPos[], after: ScrollPos[]): string[] {
   const moves: string[] = [];
   for (const a of after) {
     const b = before.find((x) => x.id === a.id);
@@ -59,9 +88,9 @@ function scrollMoves(page: BrowPage, loc: Located, before: ScrollPos[], after: S
       a.id === 0
         ? 'page'
         : `pane ${a.role || 'element'}${a.name ? ` "${a.name}"` : ''} (${page.refs.refFor(
-            loc.frame,
-            loc.entry.frameId,
-            loc.entry.docKey,
+            at.frame,
+            at.frameId,
+            at.docKey,
             a.id,
             a.role,
             a.name,
@@ -69,6 +98,58 @@ function scrollMoves(page: BrowPage, loc: Located, before: ScrollPos[], after: S
     moves.push(`${label} ${Math.round(b.x)},${Math.round(b.y)} → ${Math.round(a.x)},${Math.round(a.y)}`);
   }
   return moves;
+}
+
+const samePositions = (a: ScrollPos[], b: ScrollPos[]) =>
+  a.length === b.length && a.every((p, i) => p.id === b[i]?.id && p.x === b[i]?.x && p.y === b[i]?.y);
+
+/**
+ * A wheel over the page, without a ref: what scrolls is the document or the pane under the pointer
+ * (an app shell whose main element scrolls while the document stays at 0,0). Both count as moving;
+ * a smooth scroll is followed until it stops.
+ */
+async function scrollPage(page: BrowPage, dx: number, dy: number): Promise<RunResult> {
+  const frame = page.raw.mainFrame();
+  const vp = page.raw.viewport() ?? { width: 800, height: 600 };
+  const at = { x: vp.width / 2, y: vp.height / 2 };
+  const start = await positionsIn(frame, null, at);
+  const place: ScrollPlace = { frame, frameId: frameIdOf(frame), docKey: start.docKey };
+  await page.raw.mouse.move(at.x, at.y);
+  await page.raw.mouse.wheel({ deltaX: dx, deltaY: dy });
+  const read = async () => {
+    await page.raw.evaluate(
+      () =>
+        new Promise<void>((r) => {
+          requestAnimationFrame(() => requestAnimationFrame(() => r()));
+          setTimeout(r, 100);
+        }),
+    );
+    return (await positionsIn(frame, null, at)).positions;
+  };
+  // read again until two reads agree (a smooth scroll is still on its way), for at most ~1 s
+  let after = await read();
+  for (let i = 0; i < 10; i++) {
+    const again = await read();
+    if (samePositions(again, after)) break;
+    after = again;
+  }
+  let note = '';
+  if (scrollMoves(page, place, start.positions, after).length === 0) {
+    // the page cancels wheels, or the pointer is over something that eats them: scroll directly
+    await page.raw.evaluate(
+      (x: number, y: number) => scrollBy({ left: x, top: y, behavior: 'instant' as ScrollBehavior }),
+      dx,
+      dy,
+    );
+    after = await read();
+    note = ' (the wheel did not move it; scrolled it directly)';
+  }
+  const moves = scrollMoves(page, place, start.positions, after);
+  return moves.length
+    ? { message: `Scrolled the page by ${dx},${dy}: ${moves.join('; ')}${note}.`, changed: true }
+    : {
+        message: `Nothing scrolled by ${dx},${dy}: the page and the pane under the pointer are at their ends.`,
+      };
 }
 
 /**
@@ -93,24 +174,13 @@ export async function scroll(
     ...(ref ? { ref } : {}),
     after: async () => describeTarget(pane),
     run: async () => {
-      if (!ref) {
-        const before = await page.raw.evaluate(() => ({ x: scrollX, y: scrollY }));
-        const vp = page.raw.viewport() ?? { width: 800, height: 600 };
-        await page.raw.mouse.move(vp.width / 2, vp.height / 2);
-        await page.raw.mouse.wheel({ deltaX: dx, deltaY: dy });
-        await page.raw.evaluate(
-          () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
-        );
-        const after = await page.raw.evaluate(() => ({ x: scrollX, y: scrollY }));
-        const moved = before.x !== after.x || before.y !== after.y;
-        return { message: `Page scroll ${before.x},${before.y} → ${after.x},${after.y}.`, changed: moved };
-      }
+      if (!ref) return scrollPage(page, dx, dy);
       const loc = await locate(page, ref);
       const before = await scrollPositions(loc);
       const p = await prepare(page, ref, 'scroll', { hit: false });
       pane = p;
       if (dx === 0 && dy === 0) {
-        const moves = scrollMoves(page, loc, before, await scrollPositions(loc));
+        const moves = scrollMoves(page, placeOf(loc), before, await scrollPositions(loc));
         return moves.length
           ? { message: `Scrolled ${ref} into view: ${moves.join('; ')}.`, changed: true }
           : { message: `${ref} was already in view; nothing scrolled.`, noInput: true };
@@ -138,8 +208,8 @@ export async function scroll(
         after = await scrollPositions(loc);
         note = ' (the wheel did not move it; scrolled it directly)';
       }
-      const moves = scrollMoves(page, loc, start, after);
-      const revealed = scrollMoves(page, loc, before, start);
+      const moves = scrollMoves(page, placeOf(loc), start, after);
+      const revealed = scrollMoves(page, placeOf(loc), before, start);
       return {
         message: moves.length
           ? `Scrolled ${moves.join('; ')}${note}.`

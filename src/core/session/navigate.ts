@@ -1,5 +1,5 @@
 /** Navigation with a scheme allowlist; failures come back as data, the page stays usable. */
-import type { HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
+import type { Frame, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
 import { BrowserError, classifyError } from '../errors.js';
 import type { BrowPage } from './page.js';
 
@@ -88,18 +88,38 @@ export async function navigate(
   return { url: page.url(), title: await safeTitle(page), status };
 }
 
+/**
+ * wait_until "commit": done when the main frame has committed the new document (its response came
+ * and the frame navigated, in either order), or when the navigation finished first (a download, a
+ * page without a response). The response alone is not enough: until the frame commits, the page
+ * still shows the old URL (or chrome-error://chromewebdata/ after a failed load).
+ */
 async function commitOrDone(page: BrowPage, nav: Promise<HTTPResponse | null>): Promise<HTTPResponse | null> {
+  const main = page.raw.mainFrame();
+  let onResponse: (r: HTTPResponse) => void = () => undefined;
+  let onNavigated: (f: Frame) => void = () => undefined;
   const committed = new Promise<HTTPResponse | null>((resolve) => {
-    const onResponse = (r: HTTPResponse) => {
-      if (r.request().isNavigationRequest() && r.frame() === page.raw.mainFrame()) {
-        page.raw.off('response', onResponse);
-        resolve(r);
-      }
+    let response: HTTPResponse | null = null;
+    let navigated = false;
+    onResponse = (r) => {
+      if (!r.request().isNavigationRequest() || r.frame() !== main) return;
+      response = r;
+      if (navigated) resolve(r);
+    };
+    onNavigated = (f) => {
+      if (f !== main) return;
+      navigated = true;
+      if (response) resolve(response);
     };
     page.raw.on('response', onResponse);
-    void nav.finally(() => page.raw.off('response', onResponse)).catch(() => undefined);
+    page.raw.on('framenavigated', onNavigated);
   });
-  return Promise.race([nav, committed]);
+  try {
+    return await Promise.race([nav, committed]);
+  } finally {
+    page.raw.off('response', onResponse);
+    page.raw.off('framenavigated', onNavigated);
+  }
 }
 
 async function downloadStarted(page: BrowPage, before: number) {
