@@ -87,6 +87,20 @@ const fallback = (document: Document): { el: Element; selector: string } | null 
   return null;
 };
 
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * Give the Markdown its "# heading" line. Readability turns a kept h1 into an h2: when the first
+ * heading is that h1, it is promoted in place instead of being written twice.
+ */
+function withTitleLine(markdown: string, heading: string): string {
+  const first = /^(#{2,6}) (.*)$/m.exec(markdown);
+  if (first && squash(first[2] ?? '') === squash(heading)) {
+    return `${markdown.slice(0, first.index)}# ${first[2]}${markdown.slice(first.index + first[0].length)}`;
+  }
+  return `# ${heading}\n\n${markdown}`;
+}
+
 /** Readable Markdown of an HTML document (as serialised by readableHtmlInPage). */
 export function htmlToReadable(html: string, pageTitle: string, elementCount?: number): Readable {
   const { document } = parseHTML(html) as unknown as { document: Document };
@@ -116,7 +130,7 @@ export function htmlToReadable(html: string, pageTitle: string, elementCount?: n
     if (article?.content && kept > 0 && (kept >= available * 0.25 || available - kept < 500)) {
       let markdown = toMarkdown(article.content);
       const heading = h1 || title;
-      if (heading && !/^# /m.test(markdown)) markdown = `# ${heading}\n\n${markdown}`;
+      if (heading && !/^# /m.test(markdown)) markdown = withTitleLine(markdown, heading);
       return { markdown, title, ...meta, source: 'readability' };
     }
     // Readability changed the document: start again from the HTML
