@@ -152,6 +152,7 @@ export const doctorCap = defineCapability({
       open_tabs: [...ctx.core.sessions.values()].reduce((n, s) => n + s.pages.size, 0),
       allowed_schemes: ctx.core.config.allowed_schemes,
       attach_enabled: ctx.core.config.allow_attach,
+      data_dir: ctx.core.dataDir,
     };
     const lines = [
       `Chromium: ${r.chromium_path ?? 'not found'}${r.chromium_version ? ` (${r.chromium_version})` : ''}${r.chromium_source ? ` via ${r.chromium_source}` : ''}`,

@@ -106,6 +106,22 @@ export const configSchema = z
       .describe(
         'After an action settles with no visible change, how long to keep watching for DOM changes or new requests (then followed until they finish, within the settle bounds) before answering no_change; 0 turns the window off',
       ),
+    screenshot_quality: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "JPEG quality of screenshots: the model copy's first try (lower ones follow only to fit 150 KB) and a saved .jpg/.webp's default; unset = 80 and 85",
+      ),
+    max_snapshot_nodes: z
+      .number()
+      .int()
+      .min(10)
+      .max(1_000_000)
+      .optional()
+      .describe('Most DOM nodes an outline snapshot walks (then truncated); unset = 200000'),
     snapshot_max_chars: z
       .number()
       .int()

@@ -52,7 +52,8 @@ export class BrowCore {
   private readonly closeHooks = new Set<() => Promise<void>>();
   readonly attach = new AttachRegistry();
   private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
-  private readonly dataDir: string;
+  /** Where sessions keep downloads: data_dir, else a temp dir brow removes on close. */
+  readonly dataDir: string;
   private readonly ownsDataDir: boolean;
   private starting = 0;
   private closing = false;

@@ -105,13 +105,58 @@ describe('configuration', () => {
     expect(d.data).toMatchObject({ max_sessions: 3 });
   });
 
-  it('refuses a bad value or an unknown key and keeps the configuration', async () => {
+  it('refuses a bad value whole and keeps the configuration; skips an unknown key and applies the rest', async () => {
     set('browser', { max_sessions: 'many' });
-    set('browser', { max_sesions: 8 });
-    await until(() => logs.filter((l) => l.includes('refused')).length === 2, 'two refusals');
+    await until(() => logs.some((l) => l.includes('refused')), 'the refusal');
     expect(logs.find((l) => l.includes('max_sessions') && l.includes('refused'))).toMatch(/max_sessions: /);
-    expect(logs.find((l) => l.includes('max_sesions'))).toMatch(/Unrecognized key/i);
     expect(runtime.config.max_sessions).toBe(3);
+    set('browser', { max_sesions: 8, console_buffer: 600 });
+    await until(() => logs.some((l) => l.includes('max_sesions')), 'the unknown key reported');
+    expect(logs.find((l) => l.includes('max_sesions'))).toMatch(/unknown key\(s\) skipped: "max_sesions"/);
+    expect(runtime.config.console_buffer).toBe(600);
+  });
+
+  it("accepts a value written to seed 002's schema whole; the answer says what was not applied and why", async () => {
+    const seed = {
+      executable: '',
+      user_data_dir: '/tmp/brow-profile',
+      headless: true,
+      max_sessions: 5,
+      console_buffer: 500,
+      network_buffer: 500,
+      viewport: { width: 1280, height: 800 },
+      default_timeout_ms: 30000,
+      max_timeout_ms: 120000,
+      idle_stop_ms: 300000,
+      screenshot_quality: 60,
+      allowed_schemes: ['http', 'https', 'file'],
+      max_snapshot_nodes: 2000,
+      allow_attach: false,
+    };
+    // the schema registered under "browser" lists every seed key
+    const schema = entries.get('browser')!.schema;
+    for (const k of Object.keys(seed)) expect(schema.properties).toHaveProperty(k);
+    set('browser', seed);
+    await until(() => runtime.config.max_sessions === 5, 'the seed value applied');
+    expect(runtime.config).toMatchObject({ screenshot_quality: 60, max_snapshot_nodes: 2000 });
+    expect(logs.at(-1)).toMatch(
+      /user_data_dir accepted but not applied: brow has no persistent Chromium profile/,
+    );
+    // browser::on-config-change answers with the report
+    const answer = await store.trigger<unknown, any>({
+      function_id: 'browser::on-config-change',
+      payload: {
+        id: 'browser',
+        event_type: 'configuration:updated',
+        new_value: { ...seed, origin_policies: {} },
+      },
+    });
+    expect(answer).toMatchObject({
+      applied: true,
+      unknown: ['origin_policies'],
+      not_applied: { user_data_dir: expect.stringMatching(/no persistent Chromium profile/) },
+    });
+    expect(answer.keys).toEqual(expect.arrayContaining(['screenshot_quality', 'max_snapshot_nodes']));
   });
 
   it('keeps its local configuration when the engine has no configuration worker', async () => {

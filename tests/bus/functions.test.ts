@@ -329,11 +329,13 @@ describe('console and network', () => {
   it('reads the network log; failed_only is what broke', async () => {
     await until(async () =>
       (await env.call('browser::network::read', { session_id: sid, failed_only: true })).entries.some(
-        (e: any) => e.url.endsWith('/missing-resource.json'),
+        // failed_only also lists requests still in flight (pending: true): wait for the answer
+        (e: any) => e.url.endsWith('/missing-resource.json') && !e.pending,
       ),
     );
     const failed = await env.call('browser::network::read', { session_id: sid, failed_only: true });
-    expect(failed.entries.find((e: any) => e.url.endsWith('/missing-resource.json'))).toMatchObject({
+    const done = (e: any) => e.url.endsWith('/missing-resource.json') && !e.pending;
+    expect(failed.entries.find(done)).toMatchObject({
       method: 'GET',
       status: 404,
       failed: true,

@@ -61,10 +61,13 @@ export async function modelCapture(
   width: number,
   height: number,
   scale: number,
+  /** The first quality tried (configuration screenshot_quality); lower steps of the ladder follow. */
+  top?: number,
 ): Promise<Encoded> {
+  const ladder = top ? [top, ...MODEL_QUALITIES.filter((x) => x < top)] : MODEL_QUALITIES;
   let s = Math.min(scale, MODEL_MAX_SIDE / width, MODEL_MAX_SIDE / height);
   for (let q = 0; ;) {
-    const data = await capture('jpeg', MODEL_QUALITIES[q]!, s);
+    const data = await capture('jpeg', ladder[q]!, s);
     const size = imageSize(data);
     const over = Math.max(size.width, size.height) / MODEL_MAX_SIDE;
     // a device pixel ratio above 1 (an attached desktop Chrome) gives more pixels than the scale asked
@@ -75,7 +78,7 @@ export async function modelCapture(
     if (data.length <= MODEL_MAX_BYTES || (size.width <= 64 && size.height <= 64)) {
       return { data, mimeType: 'image/jpeg', ...size };
     }
-    if (++q === MODEL_QUALITIES.length) {
+    if (++q === ladder.length) {
       q = 0;
       s *= 0.75;
     }

@@ -258,8 +258,10 @@ export async function screenshot(
       clipped ||= shot.clipped;
       return shot.data;
     };
-    if (out) file = await take(out.format, out.format === 'png' ? undefined : (input.quality ?? 85), scale);
-    copy = await modelCapture(take, region.width, region.height, scale);
+    const q = page.session.config.screenshot_quality;
+    if (out)
+      file = await take(out.format, out.format === 'png' ? undefined : (input.quality ?? q ?? 85), scale);
+    copy = await modelCapture(take, region.width, region.height, scale, q);
   }
   const data: ScreenshotResult = {
     page_id: page.id,

@@ -136,7 +136,11 @@ function budget(lines: string[], maxChars: number): { text: string; shown: numbe
 /** Snapshot a page and render it as seed 002's outline (or its diff against the previous one). */
 export async function outlineSnapshot(page: BrowPage, opts: OutlineOptions): Promise<OutlineResult> {
   const subtree = opts.scope === 'subtree' && opts.ref ? opts.ref : undefined;
-  const snap = await takeSnapshot(page, subtree ? { rootRef: subtree } : {});
+  const maxNodes = page.session.config.max_snapshot_nodes;
+  const snap = await takeSnapshot(page, {
+    ...(subtree ? { rootRef: subtree } : {}),
+    ...(maxNodes !== undefined ? { maxNodes } : {}),
+  });
   const scoped = selectScope(snap.nodes, opts.scope);
   const lines = renderOutline(
     snap.nodes,

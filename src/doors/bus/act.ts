@@ -70,14 +70,27 @@ export function actInput(p: Act): Data {
 
 export const seedConsole = (e: Data) =>
   defined({ seq: e.seq, timestamp: e.timestamp, level: e.level, text: e.text, source: e.source });
+/**
+ * A network entry in seed 002's shape. A request still in flight reads `pending: true` and carries no
+ * `failed` (it has not failed, nor succeeded, yet): a 500 that completes a moment later is not
+ * reported as `failed: false` first.
+ */
 export const seedNetwork = (e: Data) =>
-  defined({
-    seq: e.seq,
-    timestamp: e.timestamp,
-    method: e.method,
-    url: e.url,
-    status: e.status,
-    mime_type: e.mime_type || undefined,
-    failed: e.failed,
-    error: e.error,
-  });
+  e.pending
+    ? defined({
+        seq: e.seq,
+        timestamp: e.timestamp,
+        method: e.method,
+        url: e.url,
+        pending: true,
+      })
+    : defined({
+        seq: e.seq,
+        timestamp: e.timestamp,
+        method: e.method,
+        url: e.url,
+        status: e.status,
+        mime_type: e.mime_type || undefined,
+        failed: e.failed,
+        error: e.error,
+      });

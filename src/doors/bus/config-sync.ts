@@ -11,23 +11,80 @@ export const CONFIG_FUNCTION = 'browser::on-config-change';
 
 const isMissing = (e: unknown): boolean => (e as { code?: string })?.code === 'function_not_found';
 
-/** Apply a stored configuration value; a bad one is refused with a log line and changes nothing. */
-export function applyConfig(runtime: BrowRuntime, value: unknown, log: (m: string) => void): boolean {
-  if (value === null || value === undefined) return false;
+/**
+ * Seed 002 keys brow accepts but cannot apply, and why. (screenshot_quality and max_snapshot_nodes
+ * are brow configuration keys of the same name and meaning, so they are applied like the rest.)
+ */
+export const NOT_APPLIED: Record<string, string> = {
+  user_data_dir:
+    'brow has no persistent Chromium profile: each session is a fresh browser context in a shared Chromium (incognito by default), so there is no profile directory to point here; data_dir (where sessions keep downloads) is a different setting',
+};
+
+/** The schema registered under `browser`: brow's configuration plus seed 002's user_data_dir. */
+export const busConfigSchema = configSchema.extend({
+  user_data_dir: z
+    .string()
+    .default('')
+    .describe(`Seed 002's Chromium profile directory: accepted, not applied (${NOT_APPLIED.user_data_dir})`),
+});
+
+/** What applying a stored value did: the keys applied, accepted but not applied (why), unknown (skipped). */
+export interface ConfigReport {
+  applied: boolean;
+  keys: string[];
+  not_applied: Record<string, string>;
+  unknown: string[];
+  error?: string;
+}
+
+/**
+ * Apply a stored configuration value. An unknown key is reported and skipped; a known key with a bad
+ * value refuses the value whole (nothing changes); a seed key brow cannot apply is reported.
+ */
+export function applyConfig(runtime: BrowRuntime, value: unknown, log: (m: string) => void): ConfigReport {
+  const report: ConfigReport = { applied: false, keys: [], not_applied: {}, unknown: [] };
+  if (value === null || value === undefined) return report;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    report.error = 'the value is not an object';
+    log(`configuration "${CONFIG_ID}" refused: ${report.error}`);
+    return report;
+  }
+  const known = new Set(Object.keys(busConfigSchema.shape));
+  const take: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!known.has(k)) report.unknown.push(k);
+    else if (k in NOT_APPLIED) {
+      if (v !== '' && v !== undefined && v !== null) report.not_applied[k] = NOT_APPLIED[k]!;
+    } else take[k] = v;
+  }
   try {
-    const partial = configSchema.partial().parse(value);
+    busConfigSchema.partial().parse({ ...take, ...pick(value, Object.keys(NOT_APPLIED)) });
+    const partial = configSchema.partial().parse(take);
     runtime.updateConfig(partial);
-    log(`configuration "${CONFIG_ID}" applied (${Object.keys(partial).join(', ') || 'no keys'})`);
-    return true;
+    report.applied = true;
+    report.keys = Object.keys(take);
   } catch (e) {
-    const detail =
+    report.error =
       e instanceof z.ZodError
         ? e.issues.map((i) => `${i.path.join('.') || i.code}: ${i.message}`).join('; ')
         : String(e);
-    log(`configuration "${CONFIG_ID}" refused: ${detail}`);
-    return false;
   }
+  const notes = [
+    ...Object.keys(report.not_applied).map((k) => `${k} accepted but not applied: ${report.not_applied[k]}`),
+    ...(report.unknown.length > 0
+      ? [`unknown key(s) skipped: ${report.unknown.map((k) => `"${k}"`).join(', ')}`]
+      : []),
+  ];
+  log(
+    report.applied
+      ? `configuration "${CONFIG_ID}" applied (${report.keys.join(', ') || 'no keys'})${notes.length ? `; ${notes.join('; ')}` : ''}`
+      : `configuration "${CONFIG_ID}" refused: ${report.error}${notes.length ? `; ${notes.join('; ')}` : ''}`,
+  );
+  return report;
 }
+
+const pick = (o: object, keys: string[]): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
 
 /**
  * Register the schema and bind updates. Returns false when no configuration worker answers
@@ -48,7 +105,7 @@ export async function syncConfiguration(
           id: CONFIG_ID,
           name: 'browser',
           description: 'brow browser worker: sessions, timeouts, buffers, allowed schemes, attach.',
-          schema: z.toJSONSchema(configSchema, { io: 'input' }),
+          schema: z.toJSONSchema(busConfigSchema, { io: 'input' }),
         },
         timeoutMs: 10_000,
       });
@@ -73,7 +130,7 @@ export async function syncConfiguration(
     CONFIG_FUNCTION,
     async (event: { id?: string; event_type?: string; new_value?: unknown }) => {
       if (event?.id !== CONFIG_ID || event.event_type !== 'configuration:updated') return { applied: false };
-      return { applied: applyConfig(runtime, event.new_value, log) };
+      return applyConfig(runtime, event.new_value, log);
     },
     { description: 'Applies configuration:updated for the browser configuration live.' },
   );

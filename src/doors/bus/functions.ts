@@ -3,6 +3,7 @@
  * No capability is implemented here; the door only translates seed 002 payloads and results.
  */
 import type { z } from 'zod';
+import type { BrowRuntime } from '../../runtime/runtime.js';
 import type { ImageContent } from '../../capabilities/define.js';
 import type { ErrorOutcome, Outcome } from '../../runtime/outcome.js';
 import { actCapability, actInput, defined, seedConsole, seedNetwork, sid, type Data } from './act.js';
@@ -17,6 +18,10 @@ export interface MapContext {
   images?: ImageContent[];
   /** The bus error for a failed outcome (capability names in its text become function ids). */
   error(o: ErrorOutcome): BusError;
+  /** The configuration in force (read-only). */
+  config: Readonly<BrowRuntime['config']>;
+  /** Tell the triggers which URL a new session was asked to open (browser::session-started carries it). */
+  startedWith?(sessionId: string, url: string): void;
 }
 
 export interface BusFunction<S extends z.ZodObject = z.ZodObject> {
@@ -33,6 +38,16 @@ export interface BusFunction<S extends z.ZodObject = z.ZodObject> {
   /** Some failures are results in seed 002 (navigate reports net errors in `error`); undefined = throw. */
   recover?(err: ErrorOutcome['data'], p: z.output<S>): unknown;
 }
+
+/**
+ * The outline's truncation line names the fields browser::snapshot takes (ref, max_chars), not
+ * another door's.
+ */
+export const busTruncationLine = (tree: string): string =>
+  tree.replace(
+    /… \[snapshot truncated: (\d+) more lines;[^\]\n]*\]/,
+    '… [snapshot truncated: $1 more lines; call browser::snapshot with ref (a subtree) or a larger max_chars]',
+  );
 
 const fn = <S extends z.ZodObject>(f: BusFunction<S>): BusFunction => f as unknown as BusFunction;
 
@@ -52,6 +67,7 @@ export const BUS_FUNCTIONS: BusFunction[] = [
         ttl_ms: p.ttl_ms,
       }),
     async output(d, p, ctx) {
+      ctx.startedWith?.(d.session_id, p.url ?? 'about:blank');
       const s = {
         session_id: d.session_id,
         headless: d.headless,
@@ -80,19 +96,29 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     response: rs.list,
     capability: 'browser_list_sessions',
     input: () => ({}),
-    output: (d) => ({
-      sessions: (d.sessions as Data[]).map((s) => ({
-        session_id: s.session_id,
-        url: s.url,
-        headless: s.headless,
-        read_only: s.read_only,
-        incognito: s.incognito,
-        active: s.state === 'open',
-        created_ms: s.created_at,
-        last_used_ms: s.last_used_at,
-        console_entries: s.console_entries,
-      })),
-    }),
+    async output(d, _p, ctx) {
+      const sessions = await Promise.all(
+        (d.sessions as Data[]).map(async (s) => {
+          // the title of the page the url is of (the session's active page)
+          const pages = await ctx.call('browser_list_pages', { session_id: s.session_id });
+          const list = pages.ok ? (pages.data.pages as Data[]) : [];
+          const shown = list.find((x) => x.active) ?? list.find((x) => x.url === s.url);
+          return defined({
+            session_id: s.session_id,
+            url: s.url,
+            title: (shown?.title as string | undefined) || undefined,
+            headless: s.headless,
+            read_only: s.read_only,
+            incognito: s.incognito,
+            active: s.state === 'open',
+            created_ms: s.created_at,
+            last_used_ms: s.last_used_at,
+            console_entries: s.console_entries,
+          });
+        }),
+      );
+      return { sessions };
+    },
   }),
   fn({
     id: 'browser::sessions::stop',
@@ -137,9 +163,10 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     response: rs.doctor,
     capability: 'browser_doctor',
     input: () => ({}),
-    output: (d) =>
+    output: (d, _p, ctx) =>
       defined({
         ...d,
+        data_dir: d.data_dir ?? ctx.config.data_dir,
         chromium_path: d.chromium_path ?? undefined,
         chromium_version: d.chromium_version ?? undefined,
         browser_running: d.browser_running ?? d.active_sessions > 0,
@@ -178,13 +205,20 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     request: rq.snapshot,
     response: rs.snapshot,
     capability: 'browser_list_elements',
-    input: (p) => ({ ...sid(p), scope: p.diff ? 'changes' : 'full', format: 'outline' }),
+    input: (p) =>
+      defined({
+        ...sid(p),
+        scope: p.diff ? 'changes' : p.ref ? 'subtree' : 'full',
+        ref: p.diff ? undefined : p.ref,
+        max_chars: p.max_chars,
+        format: 'outline',
+      }),
     output: (d) => {
       const o = d.outline as Data;
       return defined({
         url: o.url,
         title: o.title || undefined,
-        tree: o.tree,
+        tree: busTruncationLine(o.tree as string),
         truncated: o.truncated,
         generation: o.generation,
         diff: o.diff,
@@ -239,7 +273,11 @@ export const BUS_FUNCTIONS: BusFunction[] = [
         timeout_ms: fields.has('timeout_ms') ? p.timeout_ms : undefined,
       }),
     output: (d) => ({ ok: true, value: 'value' in d ? d.value : d.result }),
-    recover: (e) => (e.error_code === 'script_error' ? { ok: false, error: e.message } : undefined),
+    // seed 002: evaluate{…} → {ok, value?, error?}: a script error and a timeout are results
+    recover: (e) =>
+      e.error_code === 'script_error' || e.error_code === 'timeout'
+        ? { ok: false, error: e.message }
+        : undefined,
   }),
   fn({
     id: 'browser::execute',
@@ -283,12 +321,20 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     request: rq.network,
     response: rs.network,
     capability: 'browser_read_network',
-    input: (p) => defined({ ...p }),
-    output: (d) => ({
-      entries: (d.entries as Data[]).map(seedNetwork),
-      last_seq: d.last_seq,
-      dropped: d.dropped,
-    }),
+    // failed_only keeps requests still in flight (pending: true): one may yet end in a 500
+    input: (p) => (p.failed_only ? defined({ ...p, failed_only: undefined, limit: 500 }) : defined({ ...p })),
+    output: (d, p) => {
+      let entries = d.entries as Data[];
+      if (p.failed_only) {
+        entries = entries.filter((e) => e.failed || e.pending);
+        entries = entries.slice(Math.max(0, entries.length - (p.limit ?? 100)));
+      }
+      // last_seq stops before the oldest request still in flight, so the next since_seq read
+      // returns it again once it has finished (failed or not)
+      const pending = entries.filter((e) => e.pending).map((e) => e.seq as number);
+      const last = pending.length > 0 ? Math.min(d.last_seq, Math.min(...pending) - 1) : d.last_seq;
+      return { entries: entries.map(seedNetwork), last_seq: last, dropped: d.dropped };
+    },
   }),
   fn({
     id: 'browser::history',

@@ -53,6 +53,14 @@ export const requests = {
       .boolean()
       .optional()
       .describe('Only what changed since the previous snapshot (added/removed lines)'),
+    ref: ref.optional().describe("Only this element's subtree (a ref from an earlier snapshot)"),
+    max_chars: z
+      .number()
+      .int()
+      .min(500)
+      .max(2_000_000)
+      .optional()
+      .describe('Budget of the tree in characters (default: snapshot_max_chars of the configuration)'),
   }),
   act: req({
     session_id: sessionId,
@@ -171,6 +179,7 @@ export const responses = {
       z.object({
         session_id: z.string(),
         url: z.string(),
+        title: z.string().optional().describe('Title of the page at url'),
         headless: z.boolean(),
         read_only: z.boolean(),
         incognito: z.boolean(),
@@ -197,6 +206,9 @@ export const responses = {
       active_sessions: z.number(),
       open_tabs: z.number(),
       browser_running: z.boolean(),
+      data_dir: z
+        .string()
+        .describe('Where sessions keep downloads (a temp dir unless data_dir is configured)'),
       allowed_schemes: z.array(z.string()),
       attach_enabled: z.boolean(),
       recording_available: z.boolean(),

@@ -137,6 +137,63 @@ export const TRIGGER_TYPES: TriggerTypeSpec[] = [
   },
 ];
 
+/**
+ * browser::session-started carries the URL the start call asked for. The core announces a session
+ * before its first page opens (url about:blank), so while a browser::sessions::start is in flight its
+ * session's event waits here until the start function names the URL (or the start ends).
+ */
+export class StartUrls {
+  private starts = 0;
+  private readonly urls = new Map<string, string>();
+  private readonly parked = new Map<string, BrowEvent>();
+  /** Set by registerTriggers: delivers a (possibly parked) session-started event. */
+  deliver: (e: BrowEvent) => void = () => undefined;
+
+  /** A start call begins; call the returned function when it ends (success or not). */
+  begin(): () => void {
+    this.starts += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.starts -= 1;
+      if (this.starts > 0) return;
+      for (const e of this.parked.values()) this.deliver(e);
+      this.parked.clear();
+      this.urls.clear();
+    };
+  }
+
+  /** The start call of `sessionId` asked for `url`. */
+  named(sessionId: string, url: string): void {
+    const e = this.parked.get(sessionId);
+    if (e) {
+      this.parked.delete(sessionId);
+      this.deliver({ ...e, url });
+    } else if (this.starts > 0) this.urls.set(sessionId, url);
+  }
+
+  /** The event to deliver now (with the asked URL), or null when it waits for its start call. */
+  take(e: BrowEvent): BrowEvent | null {
+    const url = this.urls.get(e.session_id);
+    if (url !== undefined) {
+      this.urls.delete(e.session_id);
+      return { ...e, url };
+    }
+    if (this.starts === 0) return e;
+    this.parked.set(e.session_id, e);
+    return null;
+  }
+}
+
+const startUrls = new WeakMap<BrowRuntime, StartUrls>();
+/** The runtime's start-URL bookkeeping, shared by the functions and the triggers. */
+export function startUrlsOf(runtime: BrowRuntime): StartUrls {
+  let s = startUrls.get(runtime);
+  if (!s) startUrls.set(runtime, (s = new StartUrls()));
+  return s;
+}
+
 interface Binding {
   type: string;
   function_id: string;
@@ -185,7 +242,7 @@ export function registerTriggers(
     });
   }
 
-  const deliver = (e: BrowEvent): void => {
+  const send = (e: BrowEvent): void => {
     const spec = byEvent.get(e.type);
     if (!spec) return;
     let payload: Payload | null = null;
@@ -209,6 +266,13 @@ export function registerTriggers(
           log(`delivering ${spec.id} to ${b.function_id} failed: ${String(err)}`);
         });
     }
+  };
+  const starts = startUrlsOf(runtime);
+  starts.deliver = send;
+  const deliver = (e: BrowEvent): void => {
+    if (e.type !== 'session-started') return send(e);
+    const now = starts.take(e);
+    if (now) send(now);
   };
   const stop = runtime.subscribe({ types: TRIGGER_TYPES.map((t) => t.event) }, deliver);
   return { bindings, stop };

@@ -14,7 +14,7 @@ import { BusError } from './errors.js';
 import { DEFAULT_FLOW, type FlowOptions } from './flow.js';
 import { BUS_FUNCTIONS, type BusFunction } from './functions.js';
 import { DEFAULT_ENGINE } from './load.js';
-import { registerTriggers } from './triggers.js';
+import { registerTriggers, startUrlsOf } from './triggers.js';
 
 export interface BusWorkerOptions {
   /** Engine WebSocket URL (default III_URL, else ws://127.0.0.1:49134). */
@@ -87,13 +87,26 @@ export async function runBusFunction(
   }
   const call = (n: string, input: Record<string, unknown>) => runtime.invoke(n, input);
   const error = (o: ErrorOutcome) => BusError.from(o);
-  const o = await call(name, f.input(p, new Set(Object.keys(cap.input.shape))));
-  if (!o.ok) {
-    const recovered = f.recover?.(o.data, p);
-    if (recovered !== undefined) return recovered;
-    throw error(o);
+  const starts = f.id === 'browser::sessions::start' ? startUrlsOf(runtime) : null;
+  const ended = starts?.begin();
+  try {
+    const o = await call(name, f.input(p, new Set(Object.keys(cap.input.shape))));
+    if (!o.ok) {
+      const recovered = f.recover?.(o.data, p);
+      if (recovered !== undefined) return recovered;
+      throw error(o);
+    }
+    return await f.output(o.data, p, {
+      call,
+      error,
+      config: runtime.config,
+      content: o.content,
+      ...(o.images ? { images: o.images } : {}),
+      ...(starts ? { startedWith: (id: string, url: string) => starts.named(id, url) } : {}),
+    });
+  } finally {
+    ended?.();
   }
-  return f.output(o.data, p, { call, error, content: o.content, ...(o.images ? { images: o.images } : {}) });
 }
 
 const otelOn = (): boolean => {
