@@ -185,6 +185,9 @@ describe("seed 002's configuration keys", () => {
     applyConfig(env.runtime, { max_snapshot_nodes: 10 }, () => undefined);
     const cut = await env.call('browser::snapshot', { session_id: sid });
     expect(cut.truncated).toBe(true);
+    expect(cut.tree.split('\n').at(-1)).toMatch(
+      /snapshot truncated: the page walk stopped at max_snapshot_nodes; call browser::snapshot with ref/,
+    );
     applyConfig(env.runtime, { max_snapshot_nodes: 200_000 }, () => undefined);
     const whole = await env.call('browser::snapshot', { session_id: sid });
     expect(whole.truncated).toBe(false);

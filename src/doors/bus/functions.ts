@@ -43,11 +43,18 @@ export interface BusFunction<S extends z.ZodObject = z.ZodObject> {
  * The outline's truncation line names the fields browser::snapshot takes (ref, max_chars), not
  * another door's.
  */
-export const busTruncationLine = (tree: string): string =>
-  tree.replace(
-    /… \[snapshot truncated: (\d+) more lines;[^\]\n]*\]/,
-    '… [snapshot truncated: $1 more lines; call browser::snapshot with ref (a subtree) or a larger max_chars]',
-  );
+export const busTruncationLine = (tree: string, truncated: boolean): string => {
+  const line = /… \[snapshot truncated: (\d+) more lines;[^\]\n]*\]/;
+  if (line.test(tree))
+    return tree.replace(
+      line,
+      '… [snapshot truncated: $1 more lines; call browser::snapshot with ref (a subtree) or a larger max_chars]',
+    );
+  // cut by the walk (max_snapshot_nodes), not the budget
+  return truncated && tree
+    ? `${tree}\n… [snapshot truncated: the page walk stopped at max_snapshot_nodes; call browser::snapshot with ref (a subtree)]`
+    : tree;
+};
 
 const fn = <S extends z.ZodObject>(f: BusFunction<S>): BusFunction => f as unknown as BusFunction;
 
@@ -218,7 +225,7 @@ export const BUS_FUNCTIONS: BusFunction[] = [
       return defined({
         url: o.url,
         title: o.title || undefined,
-        tree: busTruncationLine(o.tree as string),
+        tree: busTruncationLine(o.tree as string, !!o.truncated),
         truncated: o.truncated,
         generation: o.generation,
         diff: o.diff,
@@ -308,7 +315,8 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     request: rq.console,
     response: rs.console,
     capability: 'browser_read_console',
-    input: (p) => defined({ ...p }),
+    // the bus pages with since_seq: reads never clear (browser_read_console clears by default)
+    input: (p) => defined({ ...p, clear: false }),
     output: (d) => ({
       entries: (d.entries as Data[]).map(seedConsole),
       last_seq: d.last_seq,
@@ -322,7 +330,10 @@ export const BUS_FUNCTIONS: BusFunction[] = [
     response: rs.network,
     capability: 'browser_read_network',
     // failed_only keeps requests still in flight (pending: true): one may yet end in a 500
-    input: (p) => (p.failed_only ? defined({ ...p, failed_only: undefined, limit: 500 }) : defined({ ...p })),
+    input: (p) =>
+      p.failed_only
+        ? defined({ ...p, failed_only: undefined, limit: 500, clear: false })
+        : defined({ ...p, clear: false }),
     output: (d, p) => {
       let entries = d.entries as Data[];
       if (p.failed_only) {
