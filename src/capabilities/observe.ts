@@ -1,7 +1,7 @@
 /** What a session's pages said: console entries and requests, from the session's ring buffers. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import { consoleLine, networkLine, readConsole, readNetwork } from '../core/read/logs.js';
+import { consoleLine, networkLine, networkView, readConsole, readNetwork } from '../core/read/logs.js';
 import { requestBodies, type BodyPart } from '../core/read/request-bodies.js';
 import type { Session } from '../core/session/session.js';
 import { sessionIdField, sessionIdOut } from './common.js';
@@ -27,7 +27,10 @@ const common = {
   session_id: sessionIdField,
   since_seq: z.number().int().min(0).optional().describe('After this seq (an earlier last_seq)'),
   limit: z.number().int().min(1).max(500).default(100).describe('Most entries (newest kept)'),
-  clear: z.boolean().default(false).describe('Later reads start after this one'),
+  clear: z
+    .boolean()
+    .default(true)
+    .describe('Drop what was read: the next read shows only newer entries (false keeps them)'),
 };
 
 /** The buffer a read means: one page's entries, or a whole session's. */
@@ -53,9 +56,13 @@ function scopeOf(
 
 function header(
   kind: string,
-  r: { returned_count: number; total_count: number; last_seq: number; dropped: number },
+  r: { returned_count: number; total_count: number; last_seq: number; dropped: number; cleared: boolean },
 ) {
-  const lines = [`${r.returned_count} of ${r.total_count} matching ${kind} entries; last_seq ${r.last_seq}.`];
+  const lines = [
+    `${r.returned_count} of ${r.total_count} matching ${kind} entries; last_seq ${r.last_seq}.${
+      r.cleared ? ' Cleared: the next read shows only newer entries (clear: false keeps them).' : ''
+    }`,
+  ];
   if (r.returned_count < r.total_count)
     lines.push(`(older matches left out: raise limit or page with since_seq)`);
   if (r.dropped > 0) lines.push(`(${r.dropped} older entries were dropped by the buffer cap)`);
@@ -70,6 +77,7 @@ function ringAnswer<
     total_count: number;
     last_seq: number;
     dropped: number;
+    cleared: boolean;
   },
 >(
   kind: 'console' | 'network',
@@ -203,7 +211,7 @@ export const readNetworkCap = defineCapability({
         text,
         data: {
           session_id: session.id,
-          entry,
+          entry: networkView(entry),
           ...(detail
             ? { request_headers: detail.request_headers, response_headers: detail.response_headers }
             : {}),

@@ -44,33 +44,51 @@ export function callerRegex(pattern: string | undefined, field = 'pattern'): Reg
 
 /**
  * "clear" never empties the shared buffer (an action's effect and other readers still need it):
- * it moves this reader's watermark, so later reads of the same page (or session) start after it.
+ * it moves a watermark for the page (or the whole session), so later reads of it start after it.
+ * Entries still under way when cleared (a request waiting for its response) are carried over and
+ * shown again until a read sees them finished.
  */
-const watermarks = new WeakMap<RingBuffer<{ seq: number }>, Map<string, number>>();
+interface Mark {
+  seq: number;
+  carried: Set<number>;
+}
+const watermarks = new WeakMap<RingBuffer<{ seq: number }>, Map<string, Mark>>();
 
-function watermark(buf: RingBuffer<{ seq: number }>, pageId: string | null): number {
+/** The seq reads start after, and the entries carried over the watermark. */
+function watermark(buf: RingBuffer<{ seq: number }>, pageId: string | null): Mark {
   const marks = watermarks.get(buf);
-  if (!marks) return 0;
-  const all = marks.get('*') ?? 0;
-  return pageId ? Math.max(all, marks.get(pageId) ?? 0) : all;
+  const all = marks?.get('*');
+  const own = pageId ? marks?.get(pageId) : undefined;
+  const seq = Math.max(all?.seq ?? 0, own?.seq ?? 0);
+  // what the later of the two watermarks carried (both, when equal)
+  const carried = new Set<number>();
+  for (const m of [all, own]) if (m && m.seq === seq) for (const c of m.carried) carried.add(c);
+  return { seq, carried };
 }
 
-function setWatermark(buf: RingBuffer<{ seq: number }>, pageId: string | null, seq: number): void {
+function setWatermark(buf: RingBuffer<{ seq: number }>, pageId: string | null, mark: Mark): void {
   let marks = watermarks.get(buf);
   if (!marks) watermarks.set(buf, (marks = new Map()));
-  marks.set(pageId ?? '*', seq);
+  marks.set(pageId ?? '*', mark);
 }
 
 function readBuffer<T extends { seq: number; page_id: string }>(
   buf: RingBuffer<T>,
   q: LogQuery,
   match: (e: T) => boolean,
+  underway: (e: T) => boolean = () => false,
 ): LogRead<T> {
-  const since = Math.max(q.sinceSeq ?? 0, watermark(buf, q.pageId));
-  const hits = buf.read((e) => (q.pageId === null || e.page_id === q.pageId) && match(e), since);
+  const mark = watermark(buf, q.pageId);
+  const since = Math.max(q.sinceSeq ?? 0, mark.seq);
+  const inScope = (e: T) => q.pageId === null || e.page_id === q.pageId;
+  const carried = (e: T) => e.seq <= since && e.seq > (q.sinceSeq ?? 0) && mark.carried.has(e.seq);
+  const hits = buf.read((e) => inScope(e) && (e.seq > since || carried(e)) && match(e));
   const entries = hits.length > q.limit ? hits.slice(hits.length - q.limit) : hits;
   const last = buf.lastSeq;
-  if (q.clear) setWatermark(buf, q.pageId, last);
+  if (q.clear) {
+    const still = buf.read((e) => inScope(e) && underway(e) && (e.seq > since || carried(e)));
+    setWatermark(buf, q.pageId, { seq: last, carried: new Set(still.map((e) => e.seq)) });
+  }
   return {
     entries,
     last_seq: last,
@@ -81,6 +99,28 @@ function readBuffer<T extends { seq: number; page_id: string }>(
   };
 }
 
+/** ISO time of an entry's timestamp (ms since the epoch). */
+const isoTime = (ms: number) => new Date(ms).toISOString();
+
+/** A console entry as tools answer it: brow's fields plus `occurred_at` (ISO time). */
+export const consoleView = (e: ConsoleEntry) => ({ ...e, occurred_at: isoTime(e.timestamp) });
+
+/**
+ * Where a request is: `request` (sent, no response yet), `response` (answered, any status),
+ * `failed` (a network error: refused, aborted, blocked).
+ */
+export type NetworkPhase = 'request' | 'response' | 'failed';
+
+export const networkPhase = (e: NetworkEntry): NetworkPhase =>
+  e.pending ? 'request' : e.error ? 'failed' : 'response';
+
+/** A network entry as tools answer it: brow's fields plus `phase` and `occurred_at` (ISO time). */
+export const networkView = (e: NetworkEntry) => ({
+  ...e,
+  phase: networkPhase(e),
+  occurred_at: isoTime(e.timestamp),
+});
+
 export interface ConsoleQuery extends LogQuery {
   level?: ConsoleLevel | undefined;
 }
@@ -90,7 +130,8 @@ export function readConsole(session: Session, q: ConsoleQuery) {
   const re = callerRegex(q.pattern);
   const levelOk = (l: ConsoleLevel) =>
     !q.level || l === q.level || (q.level === 'error' && l === 'exception');
-  const r = readBuffer(session.console, q, (e) => levelOk(e.level) && (!re || re.test(e.text)));
+  const read = readBuffer(session.console, q, (e) => levelOk(e.level) && (!re || re.test(e.text)));
+  const r = { ...read, entries: read.entries.map(consoleView) };
   let errors = 0;
   let warnings = 0;
   for (const e of r.entries) {
@@ -107,7 +148,13 @@ export interface NetworkQuery extends LogQuery {
 /** Network entries of a session (or one page): pattern on the URL; failed = network error or status ≥ 400. */
 export function readNetwork(session: Session, q: NetworkQuery) {
   const re = callerRegex(q.pattern);
-  const r = readBuffer(session.network, q, (e) => (!q.failedOnly || e.failed) && (!re || re.test(e.url)));
+  const read = readBuffer(
+    session.network,
+    q,
+    (e) => (!q.failedOnly || e.failed) && (!re || re.test(e.url)),
+    (e) => e.pending,
+  );
+  const r = { ...read, entries: read.entries.map(networkView) };
   return {
     ...r,
     failed_count: r.entries.filter((e) => e.failed).length,

@@ -171,7 +171,7 @@ export function consoleRoute(runtime: BrowRuntime): Route {
     m = /^sessions\/([\w-]+)\/(console|network)$/.exec(path);
     if (m && get) {
       const name = m[2] === 'console' ? 'browser_read_console' : 'browser_read_network';
-      const out = await runtime.invoke(name, { session_id: m[1], limit: 200 });
+      const out = await runtime.invoke(name, { session_id: m[1], limit: 200, clear: false });
       return sendJson(res, out.ok ? 200 : ERROR_TABLE[out.data.error_code].http, out);
     }
     sendJson(res, 404, { ok: false, content: `No console route ${req.method} /console/api/${path}.` });
