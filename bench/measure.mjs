@@ -124,6 +124,11 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
     }
   }
 
+  // The same snapshot again with nothing changed in between: what an agent pays to look twice.
+  step.name = 'repeat snapshot';
+  const again = await timed(() => inst.snapshot());
+  if (measured) push(rec, 'snapshot_repeat_ms', again.ms);
+
   if (inst.name === 'brow') {
     step.name = 'brow extras';
     // brow extras, all on the page as loaded (nothing mutated since the snapshot).

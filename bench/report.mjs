@@ -139,6 +139,7 @@ export function renderReport(R) {
   L.push(
     'One full snapshot of the loaded page, as the agent gets it. brow: `browser_list_elements` scope `full` with a 2,000,000-char budget, cursor followed to the end ' +
       '(its default-budget answer is in the next table). "brow ÷" is brow\'s median over that row\'s median (below 1 = brow smaller/faster). ' +
+      '*again, unchanged ms*: the same snapshot taken once more with nothing changed on the page. ' +
       'Coverage: the unique button labels placed inside every frame / shadow root that the snapshot text contains.',
   );
   L.push('');
@@ -151,7 +152,7 @@ export function renderReport(R) {
         snapRows.push([
           p,
           LABELS[n],
-          ...Array(8).fill('—'),
+          ...Array(10).fill('—'),
           avail(n) === false ? 'not available' : 'no data',
         ]);
         continue;
@@ -164,6 +165,8 @@ export function renderReport(R) {
         span(r.navigate_ms),
         span(r.snapshot_ms),
         rs('snapshot_ms'),
+        span(r.snapshot_repeat_ms),
+        rs('snapshot_repeat_ms'),
         span(r.snapshot_chars),
         rs('snapshot_chars'),
         int(r.tokens),
@@ -180,6 +183,8 @@ export function renderReport(R) {
         'system',
         'navigate ms',
         'snapshot ms',
+        'brow ÷',
+        'again, unchanged ms',
         'brow ÷',
         'snapshot chars',
         'brow ÷',

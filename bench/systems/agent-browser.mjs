@@ -22,7 +22,7 @@
 // so seeing the changed text takes a `snapshot`.
 
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { alive, killTree, processTree, sleep, track, untrack } from '../lib/proc.mjs';
 import { CHROME_ARGS, CHROMIUM, NODE_MODULES, findRefOnLine, pkgVersion, tempDir } from './common.mjs';
@@ -38,6 +38,8 @@ export class AgentBrowser {
     if (process.platform !== 'linux' || process.arch !== 'x64')
       throw new Error(`no bundled binary used for ${process.platform}-${process.arch}`);
     if (!existsSync(BIN)) throw new Error(`native binary missing: ${BIN}`);
+    // npm may unpack it without its exec bit (the package's postinstall, which npm skips here, sets it)
+    if ((statSync(BIN).mode & 0o111) === 0) chmodSync(BIN, 0o755);
     this.home = tempDir('ab');
     this.namespace = `bench${process.pid}`;
     this.session = `s${++counter}`;
