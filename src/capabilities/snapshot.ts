@@ -129,7 +129,7 @@ export const findCap = defineCapability({
     role: z.string().optional().describe('e.g. button, link, textbox'),
     name: z.string().optional().describe('Part of the name'),
     text: z.string().optional().describe('Part of name, text or value'),
-    visible_only: z.boolean().default(true).describe('Skip sizeless elements'),
+    visible_only: z.boolean().default(true).describe('Skip sizeless elements; false: hidden ones too'),
     limit: z.number().int().min(1).max(100).default(20).describe('Most matches'),
   }),
   async handle(input, ctx) {

@@ -57,3 +57,68 @@ describe('browser_scroll by a delta', () => {
     expect(r.__content).toContain('Nothing scrolled by 0,500');
   });
 });
+
+describe('browser_find visible_only false', () => {
+  it('finds display:none, hidden and visibility:hidden elements with refs, marked hidden', async () => {
+    const pageId = await h.open('walker/hidden.html');
+    expect((await h.ok('browser_find', { page_id: pageId, name: 'Display none button' })).matches).toEqual(
+      [],
+    );
+    const r = await h.ok('browser_find', {
+      page_id: pageId,
+      name: 'Display none button',
+      visible_only: false,
+    });
+    expect(r.matches).toHaveLength(1);
+    const m = r.matches[0];
+    expect(m).toEqual(
+      expect.objectContaining({
+        role: 'button',
+        name: 'Display none button',
+        in_viewport: false,
+        bounding_box: { x: 0, y: 0, width: 0, height: 0 },
+      }),
+    );
+    expect(m.ref).toMatch(/^e\d+$/);
+    expect(m.states).toContain('hidden');
+    expect(r.__content).toContain(`[button ref=${m.ref}`);
+    // the same element keeps its ref on the next find
+    const again = await h.ok('browser_find', {
+      page_id: pageId,
+      name: 'Display none button',
+      visible_only: false,
+    });
+    expect(again.matches[0].ref).toBe(m.ref);
+
+    const links = await h.ok('browser_find', { page_id: pageId, role: 'link', visible_only: false });
+    expect(links.matches.map((x: any) => x.name)).toEqual(['Hidden attribute link']);
+    const inside = await h.ok('browser_find', {
+      page_id: pageId,
+      text: 'inside display',
+      visible_only: false,
+    });
+    expect(inside.matches.map((x: any) => `${x.role}:${x.name}`)).toEqual(['button:Inside display none']);
+    const invisible = await h.ok('browser_find', { page_id: pageId, text: 'invisible', visible_only: false });
+    expect(invisible.matches.map((x: any) => x.role)).toContain('button');
+    // visible elements come first, hidden ones after; a template's content is not in the document
+    const buttons = await h.ok('browser_find', { page_id: pageId, role: 'button', visible_only: false });
+    const names = buttons.matches.map((x: any) => x.name);
+    expect(names[0]).toBe('Visible button');
+    expect(names).toEqual(
+      expect.arrayContaining(['Display none button', 'Inside display none', 'Invisible button']),
+    );
+    expect(names).not.toContain('Template button');
+    expect(buttons.total).toBe(buttons.matches.length);
+  });
+
+  it('an action on a hidden match fails with not_interactable', async () => {
+    const pageId = await h.open('walker/hidden.html');
+    const r = await h.ok('browser_find', {
+      page_id: pageId,
+      name: 'Display none button',
+      visible_only: false,
+    });
+    const e = await h.err('browser_click', { page_id: pageId, ref: r.matches[0].ref });
+    expect(e.code).toBe('not_interactable');
+  });
+});

@@ -1,6 +1,7 @@
 /** browser_find: case-insensitive substring matches with refs; it never picks for the caller. */
 import type { BrowPage } from '../session/page.js';
-import { takeSnapshot } from './snapshot.js';
+import { withApi } from './page-script.js';
+import { frameIdOf, takeSnapshot } from './snapshot.js';
 
 export interface FindInput {
   role?: string;
@@ -52,5 +53,59 @@ export async function find(
     bounding_box: { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] },
     in_viewport: n.inView,
   }));
-  return { matches, total: hits.length, truncated: hits.length > input.limit };
+  if (input.visible_only) return { matches, total: hits.length, truncated: hits.length > input.limit };
+  // the walk skips what is not rendered: ask each frame's script for its hidden matches
+  const hidden = await findHidden(
+    page,
+    input,
+    input.limit - matches.length,
+    new Set(matches.map((m) => m.ref)),
+  );
+  matches.push(...hidden.matches);
+  const total = hits.length + hidden.total;
+  return { matches, total, truncated: total > matches.length };
+}
+
+/** The most frames asked for hidden matches (the main frame first). */
+const HIDDEN_FRAMES = 16;
+
+/**
+ * Elements the walk skips (display:none, hidden, visibility:hidden) that match, with refs from the
+ * page's registry like the walk's, state `hidden`, no box and in_viewport false: an action on one
+ * fails with not_interactable as on any element that cannot be reached.
+ */
+async function findHidden(
+  page: BrowPage,
+  input: FindInput,
+  room: number,
+  have: Set<string>,
+): Promise<{ matches: FindMatch[]; total: number }> {
+  const query = { role: input.role, name: input.name, text: input.text, limit: Math.max(room, 0) };
+  const out: FindMatch[] = [];
+  let total = 0;
+  for (const frame of page.raw.frames().slice(0, HIDDEN_FRAMES)) {
+    const r = await withApi(frame, (api, q: typeof query) => ({ docKey: api.docKey, ...api.findHidden(q) }), {
+      ...query,
+      limit: Math.max(query.limit - out.length, 0),
+    }).catch(() => null);
+    if (!r) continue;
+    total += r.total;
+    for (const m of r.matches) {
+      const ref = page.refs.refFor(frame, frameIdOf(frame), r.docKey, m.id, m.role, m.name);
+      if (have.has(ref)) continue;
+      out.push({
+        ref,
+        role: m.role,
+        name: m.name,
+        text: m.text,
+        ...(m.value !== undefined ? { value: m.value } : {}),
+        ...(m.description ? { description: m.description } : {}),
+        states: m.states,
+        actions: m.actions,
+        bounding_box: { x: 0, y: 0, width: 0, height: 0 },
+        in_viewport: false,
+      });
+    }
+  }
+  return { matches: out, total };
 }

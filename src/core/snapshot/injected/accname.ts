@@ -384,11 +384,12 @@ function placeholderNames(el: Element): boolean {
 }
 
 /** The accessible name of an element given its attributes and role; collapsed, at most 200 chars. */
-export function computeName(el: Element, tag: string, a: Attrs, role: string): string {
+export function computeName(el: Element, tag: string, a: Attrs, role: string, includeHidden = false): string {
   const prefix = namePrefix(el, tag, a, role);
   if (prefix) return prefix;
   if (namedFromContent(tag, role)) {
-    const st: NameState = { target: el, labelledBy: false, includeHidden: false, depth: 0 };
+    // includeHidden: the element itself is hidden (browser_find of hidden elements), so its hidden content names it
+    const st: NameState = { target: el, labelledBy: false, includeHidden, depth: 0 };
     let content = contentText(el, st);
     content = withPseudoIn(el, content);
     const t = collapse(content, CAP);

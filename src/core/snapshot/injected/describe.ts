@@ -34,8 +34,8 @@ function clickableNow(el: Element, tag: string, a: ReturnType<typeof readAttrs>)
   return !p || computedStyle(p).cursor !== 'pointer';
 }
 
-/** Role, name, value, states and actions of an element now. */
-export function describeElement(el: Element): DescribeResult {
+/** Role, name, value, states and actions of an element now (includeHidden: see computeName). */
+export function describeElement(el: Element, includeHidden = false): DescribeResult {
   const tag = el.localName;
   const a = readAttrs(el);
   const raw = computeRole(el, tag, a);
@@ -63,7 +63,7 @@ export function describeElement(el: Element): DescribeResult {
   const drag = !disabled && dragSignal(el, tag, role, a, tagFlags(tag), ownCursor);
   const out: DescribeResult = {
     role,
-    name: computeName(el, tag, a, role),
+    name: computeName(el, tag, a, role, includeHidden),
     states: statesOf(el, tag, role, a, deepActiveElement(), disabled, rf, clickState),
     actions: actionsOf(el, tag, role, a, clickable, disabled, isScrollable(el), inDropdown, rf, drag),
     tag,

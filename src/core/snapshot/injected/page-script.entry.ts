@@ -5,6 +5,7 @@
  * a second evaluation in the same document does nothing.
  */
 import { describeElement } from './describe.js';
+import { findHidden } from './find-hidden.js';
 import { hitTarget, visibleBox } from './hit-target.js';
 import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot, outlineStamp } from './mutations.js';
@@ -103,6 +104,7 @@ function install(key: symbol): void {
       const el = elementOf(id);
       return el ? describeElement(el) : null;
     },
+    findHidden: (q) => findHidden(q),
   };
   freeze(api);
   defineProperty(globalThis, key, { value: api, enumerable: false, writable: false, configurable: false });

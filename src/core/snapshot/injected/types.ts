@@ -153,7 +153,29 @@ export interface BrowPageApi {
   /** The element's box and its visible part (viewport ∩ overflow clips), or null if gone. */
   visibleBox(id: number): VisibleBox | null;
   describe(id: number): DescribeResult | null;
+  /** Elements that are not rendered (the walk skips them) matching a query: browser_find visible_only false. */
+  findHidden(q: HiddenQuery): { matches: HiddenMatch[]; total: number };
 }
 
 /** The global symbol key the API is installed under. */
 export const BROW_PAGE_KEY = 'brow.page';
+
+/** findHidden(): what to match (as browser_find: role exact, name and text substrings, any case). */
+export interface HiddenQuery {
+  role?: string | undefined;
+  name?: string | undefined;
+  text?: string | undefined;
+  limit: number;
+}
+
+/** A hidden element findHidden() matched, with its local id. */
+export interface HiddenMatch {
+  id: number;
+  role: string;
+  name: string;
+  text: string;
+  value?: string;
+  description?: string;
+  states: string[];
+  actions: string[];
+}
