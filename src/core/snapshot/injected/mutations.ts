@@ -81,9 +81,11 @@ function controlsHash(): number {
     for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
     h = ((h << 5) + h + 31) | 0;
   };
+  let live = 0; // roots collected since are dropped from the list as it is read
   for (let r = 0; r < roots.length; r++) {
     const root = weakRefDeref(roots[r]!);
     if (!root) continue;
+    roots[live++] = roots[r]!;
     const list = root.nodeType === 9 ? docQueryAll(root, CONTROLS) : fragQueryAll(root, CONTROLS);
     for (let i = 0; i < list.length; i++) {
       const el = list[i] as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
@@ -101,6 +103,7 @@ function controlsHash(): number {
       }
     }
   }
+  roots.length = live;
   return h;
 }
 
