@@ -109,6 +109,18 @@ describe('browser_find visible_only false', () => {
     );
     expect(names).not.toContain('Template button');
     expect(buttons.total).toBe(buttons.matches.length);
+    // the content of a closed <details> is not rendered either
+    await h.rt.core
+      .findPage(pageId)!
+      .raw.evaluate(() =>
+        document.body.insertAdjacentHTML(
+          'beforeend',
+          '<details><summary>More</summary><button>Folded button</button></details>',
+        ),
+      );
+    expect((await h.ok('browser_find', { page_id: pageId, name: 'Folded' })).matches).toEqual([]);
+    const folded = await h.ok('browser_find', { page_id: pageId, name: 'Folded', visible_only: false });
+    expect(folded.matches.map((x: any) => `${x.role}:${x.name}`)).toEqual(['button:Folded button']);
   });
 
   it('an action on a hidden match fails with not_interactable', async () => {
