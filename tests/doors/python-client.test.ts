@@ -275,6 +275,32 @@ print(gone.content)
     expect(r.stdout).toMatch(/^Browser operation failed \[connection_failed\]: Cannot reach brow at/m);
   }, 120_000);
 
+  it("the client's own failures: timeout, an answer that is not brow's, params that are not JSON", async () => {
+    const hanging: { end(): void }[] = [];
+    fixtures.route('/hang/v1/tools/browser_list_pages', (_req, res) => hanging.push(res));
+    fixtures.route('/html/v1/tools/browser_list_pages', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>not brow</title>');
+    });
+    const script = `from sdk.tool import ToolClient, tool
+
+slow = ToolClient(url=${JSON.stringify(`${fixtures.origin}/hang`)}).call("browser_list_pages", timeout=1)
+print(slow.ok, slow.data["error_code"])
+other = ToolClient(url=${JSON.stringify(`${fixtures.origin}/html`)}).call("browser_list_pages")
+print(other.ok, other.data["error_code"])
+print(other.content)
+bad = tool.call("browser_open_page", {"url": {1, 2}})
+print(bad.ok, bad.data["error_code"])
+`;
+    const r = await py(script, open.url);
+    for (const res of hanging) res.end();
+    expectClean(r);
+    expect(r.stdout).toContain('False timeout\n');
+    expect(r.stdout).toContain('False unexpected_error\n');
+    expect(r.stdout).toMatch(/^Browser operation failed \[unexpected_error\]: HTTP 200 from .*not brow/m);
+    expect(r.stdout).toContain('False invalid_request\n');
+  }, 120_000);
+
   it('with a token: BROW_TOKEN is sent as a bearer token; without it the call fails with 401 as a result', async () => {
     const snippet = OPEN_AND_READ.replace(SEED_URL, fixtures.url('doors/search.html'));
     const withToken = await py(snippet, guarded.url, { token: TOKEN });
