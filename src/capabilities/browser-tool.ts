@@ -11,7 +11,7 @@ export const browserCap = defineCapability({
     '`code`: async function body with page (puppeteer), browser, tab, display(v), assert(c, msg), wait(ms), console.',
     'tab: url(), title(), goto(url), observe({includeAll?, viewportOnly?}) → {elements:[{id, role, name, value?, states}]…}, id(n),',
     'click/type/fill/press/scrollIntoView/select/uploadFile(target, …), scroll(dx, dy), drag(from, to), waitFor(selector), waitForUrl(p),',
-    'waitForResponse(p), evaluate(fn, …args), screenshot({selector?, fullPage?, save?}), extract("markdown"|"text").',
+    'waitForResponse(p: URL part, RegExp, or predicate given the response: r.url(), r.status()), evaluate(fn, …args), screenshot({selector?, fullPage?, save?}), extract("markdown"|"text").',
     'A target: CSS selector, "text/…", "aria/…", "xpath/…", "pierce/…", or an observe() id (ids die with their element: observe again).',
     "Output: each display(), then the returned value. Not sandboxed: the code has full Node access in brow's process.",
   ].join(' '),

@@ -74,9 +74,10 @@ describe('tab.screenshot', () => {
     const e = await h.tool({
       action: 'run',
       code: `await tab.screenshot({ selector: '#nothing' })`,
-      timeout: 1,
     });
-    expect(e.data.error_code).toBe('timeout');
+    // at once, not at the run's timeout (issue 15)
+    expect(e.data.error_code).toBe('action_failed');
+    expect(e.data.message).toMatch(/No element matches #nothing/);
   });
 
   it('a configured screenshot_dir gets full-resolution, timestamped files', async () => {

@@ -31,7 +31,7 @@ export const browserToolInput = z.object({
     .enum(['accept', 'dismiss'])
     .optional()
     .describe(
-      'open: answer alert/confirm/prompt dialogs automatically; omitted = no handler (a dialog blocks the page)',
+      'open: answer alert/confirm/prompt dialogs automatically; omitted = a dialog is dismissed and fails the run going on (dialog_blocking), the tab stays usable',
     ),
   app: z
     .object({

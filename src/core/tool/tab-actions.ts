@@ -47,6 +47,26 @@ export async function resolveTarget(
   }
 }
 
+/**
+ * A handle on the target as the page is now, without waiting: drag and screenshot act on what
+ * is there, so a selector that matches nothing fails at once instead of at the run's timeout.
+ */
+export async function findTarget(
+  env: ActionEnv,
+  target: unknown,
+  what: string,
+): Promise<{ el: ElementHandle<Element>; own: boolean }> {
+  if (typeof target !== 'string') return resolveTarget(env, target);
+  const sel = normalizeSelector(target);
+  const el = (await env.page.$(sel)) as ElementHandle<Element> | null;
+  if (!el) {
+    throw new BrowserError('action_failed', `No element matches ${sel} (${what}).`, {
+      hint: 'Check the selector with tab.observe(), or tab.waitFor() it first when it appears later.',
+    });
+  }
+  return { el, own: true };
+}
+
 function notFound(sel: string, left: number, cause: unknown): BrowserError {
   if ((cause as Error)?.name === 'TimeoutError' || left <= 1) {
     return new BrowserError('timeout', `No element matched ${sel} before the run's timeout.`, {
@@ -169,7 +189,8 @@ async function pointOf(env: ActionEnv, where: unknown, which: string): Promise<P
     const { x, y } = where as Partial<Point>;
     if (typeof x === 'number' && typeof y === 'number') return { x, y };
   } else if (where !== null && where !== undefined) {
-    return withTarget(env, where, async (el) => {
+    const { el, own } = await findTarget(env, where, `drag ${which}`);
+    try {
       await el.scrollIntoView();
       const box = await el.boundingBox();
       if (!box)
@@ -178,7 +199,9 @@ async function pointOf(env: ActionEnv, where: unknown, which: string): Promise<P
           `The drag ${which} element has no box (hidden or detached).`,
         );
       return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    });
+    } finally {
+      if (own) await el.dispose().catch(() => undefined);
+    }
   }
   throw new BrowserError(
     'invalid_request',

@@ -73,7 +73,7 @@ export function createTabApi(env: TabEnv) {
       let element: ElementHandle<Element> | null = null;
       let own = false;
       if (opts.selector !== undefined && opts.selector !== null) {
-        ({ el: element, own } = await act.resolveTarget(actions, opts.selector));
+        ({ el: element, own } = await act.findTarget(actions, opts.selector, 'screenshot selector'));
       }
       try {
         // loaded on first use, as the Markdown reader is (it costs a worker start most of a second)
@@ -128,11 +128,18 @@ export function createTabApi(env: TabEnv) {
         await sleep(Math.min(200, Math.max(1, end - Date.now())), undefined, { signal: env.signal });
       }
     },
-    /** Wait for a response whose URL matches. */
+    /**
+     * Wait for a response whose URL matches a string or RegExp, or for which a predicate
+     * (given the puppeteer HTTPResponse: r.url(), r.status(), r.request()…) returns true.
+     */
     async waitForResponse(pattern: unknown, opts?: { timeout?: number }): Promise<HTTPResponse> {
       const ms = limit(opts);
+      const matches =
+        typeof pattern === 'function'
+          ? async (r: HTTPResponse) => Boolean(await (pattern as (r: HTTPResponse) => unknown)(r))
+          : (r: HTTPResponse) => urlMatches(r.url(), pattern);
       try {
-        return await page.waitForResponse((r) => urlMatches(r.url(), pattern), {
+        return await page.waitForResponse(matches, {
           timeout: ms,
           signal: env.signal,
         });

@@ -49,9 +49,25 @@ function gone(why: string): void {
   setTimeout(() => process.exit(0), 50);
 }
 
+/** A dialog opened without a `dialogs` policy (it is dismissed already): fail the runs going on. */
+function dialogBlocked(d: { type: string; message: string }): void {
+  for (const ac of runs.values()) {
+    ac.abort(
+      new BrowserError(
+        'dialog_blocking',
+        `A ${d.type} dialog ("${d.message}") opened during the run; the tab has no dialogs policy, so it was dismissed and the run stopped.`,
+        {
+          hint: 'Open the tab again with dialogs "accept" or "dismiss" to answer dialogs and go on; the tab is still usable.',
+          details: { dialog: d.type, dialog_message: d.message },
+        },
+      ),
+    );
+  }
+}
+
 async function init(payload: InitPayload): Promise<void> {
   try {
-    const { browser, page } = await openTab(payload, log);
+    const { browser, page } = await openTab(payload, log, dialogBlocked);
     state = {
       name: payload.name,
       browser,

@@ -1,5 +1,5 @@
 /** A tab worker's start: its own puppeteer connection, its page (new headless or attached), stealth, walker, dialogs. */
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type Dialog, type Page } from 'puppeteer-core';
 import { applyStealth } from '../browser/stealth/index.js';
 import { BrowserError, classifyError } from '../errors.js';
 import { checkUrl } from '../session/navigate.js';
@@ -42,11 +42,29 @@ async function findPage(browser: Browser, targetId: string): Promise<Page> {
   return page;
 }
 
+/**
+ * Keep the tab fully alive while other tabs are open. In Chromium only the newest tab of a
+ * window is in front: every earlier one is a hidden background page (visibilityState "hidden",
+ * no animation frames), so clicks, scrolls and waits that need a frame hang there. Focus
+ * emulation on the tab's own CDP session makes it a visible, focused page whatever else is open,
+ * and each tab can act at the same time (bringToFront would steal the front from the others).
+ * The session stays open as long as the worker's connection.
+ */
+async function keepAlive(page: Page): Promise<CDPSession> {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+  // a page Chromium froze meanwhile runs again (no-op for an active one)
+  await cdp.send('Page.setWebLifecycleState', { state: 'active' }).catch(() => undefined);
+  return cdp;
+}
+
 /** Connect, get the page ready, and navigate when asked. Closes a page it created if anything fails. */
 export async function openTab(
   p: InitPayload,
   log: (level: LogLevel, msg: string) => void,
-): Promise<{ browser: Browser; page: Page }> {
+  /** A dialog opened and no `dialogs` policy answers it; it has been dismissed. */
+  onUnhandledDialog: (d: { type: string; message: string }) => void = () => undefined,
+): Promise<{ browser: Browser; page: Page; cdp: CDPSession | null }> {
   guardAutoAttach(() => p.targetId);
   let browser: Browser;
   try {
@@ -64,6 +82,12 @@ export async function openTab(
   let page: Page | null = null;
   try {
     page = await findPage(browser, p.targetId);
+    // an attached app whose CDP lacks these methods still works as before, only not kept in front
+    const cdp = await keepAlive(page).catch((e: unknown) => {
+      if (p.mode === 'headless') throw e;
+      log('warn', `focus emulation is not available on this page: ${(e as Error).message}`);
+      return null;
+    });
     if (p.mode === 'headless' && p.stealth) await applyStealth(page);
     const vp = p.viewport ?? (p.mode === 'headless' ? HEADLESS_VIEWPORT : null);
     if (vp)
@@ -75,20 +99,26 @@ export async function openTab(
     // The walker at document start of every later document; withApi installs it into the current one on demand.
     await page.evaluateOnNewDocument(p.pageScript);
     const policy = p.dialogs;
-    if (policy) {
-      page.on('dialog', (d) => {
+    page.on('dialog', (d: Dialog) => {
+      if (policy) {
         log('debug', `dialog ${d.type()} "${d.message()}" → ${policy}`);
         // accept answers a prompt with its default text, as pressing OK would
         void (policy === 'accept' ? d.accept(d.defaultValue()) : d.dismiss()).catch(() => undefined);
-      });
-    }
+        return;
+      }
+      // No policy: an open dialog would block the page (and every later run) until the tab died.
+      // Dismiss it, as Escape would, and let the worker fail the run that was going on.
+      log('warn', `dialog ${d.type()} "${d.message()}" without a dialogs policy → dismissed`);
+      void d.dismiss().catch(() => undefined);
+      onUnhandledDialog({ type: d.type(), message: d.message() });
+    });
     if (p.url) {
       checkUrl(p.url, p.allowedSchemes);
       await page.goto(p.url, { waitUntil: p.waitUntil, timeout: p.timeoutMs }).catch((e: unknown) => {
         throw navigationError(p.url!, e, p.timeoutMs);
       });
     }
-    return { browser, page };
+    return { browser, page, cdp };
   } catch (e) {
     if (page && p.mode === 'headless') await page.close().catch(() => undefined);
     await browser.disconnect().catch(() => undefined);
