@@ -138,12 +138,24 @@ async function readStream(res: Response, until: (text: string) => boolean, ms = 
   return text;
 }
 
-const post = (base: string, tool: string, body: unknown = {}) =>
-  fetch(`${base}/v1/tools/${tool}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+/**
+ * POST a tool call. A kept-alive socket the server closes just as the next request goes out
+ * ("other side closed") is retried on a new one: on a loaded machine that race is the client's lot.
+ */
+const post = async (base: string, tool: string, body: unknown = {}): Promise<Response> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(`${base}/v1/tools/${tool}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch (e) {
+      const code = (e as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 2 || (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET')) throw e;
+    }
+  }
+};
 
 describe('docs/http.md', () => {
   it('has curl examples for every endpoint it lists, in each section that matters', () => {
