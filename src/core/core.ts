@@ -52,6 +52,7 @@ export class BrowCore {
   private readonly closeHooks = new Set<() => Promise<void>>();
   readonly attach = new AttachRegistry();
   private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
+  private readonly watchedHosts = new WeakSet<BrowserHost>();
   /** Where sessions keep downloads: data_dir, else a temp dir brow removes on close. */
   readonly dataDir: string;
   private readonly ownsDataDir: boolean;
@@ -105,7 +106,7 @@ export class BrowCore {
       session.onPageGone = (pageId, why) => this.notePageGone(session, pageId, why);
       this.sessions.set(session.id, session);
       session.start((s, reason) => this.onSessionStopped(s, reason));
-      void host.disconnected.then(() => session.stop('crashed'));
+      this.watchHost(host);
       this.events.emit('session-started', session.id, {
         url: 'about:blank',
         headless,
@@ -115,6 +116,19 @@ export class BrowCore {
     } finally {
       this.starting -= 1;
     }
+  }
+
+  /**
+   * Stop every session of a browser when it goes away. One watcher per browser that looks its
+   * sessions up when it fires: a watcher per session would keep each stopped session reachable
+   * for as long as the browser lives.
+   */
+  private watchHost(host: BrowserHost): void {
+    if (this.watchedHosts.has(host)) return;
+    this.watchedHosts.add(host);
+    void host.disconnected.then(() => {
+      for (const s of [...this.sessions.values()]) if (s.host === host) void s.stop('crashed');
+    });
   }
 
   /** One browser-level CDP session per browser, listening for downloads of every session in it. */
@@ -197,7 +211,7 @@ export class BrowCore {
         s.onPageGone = (pageId, why) => this.notePageGone(s, pageId, why);
         this.sessions.set(s.id, s);
         s.start((x, reason) => this.onSessionStopped(x, reason));
-        void host.disconnected.then(() => s.stop('crashed'));
+        this.watchHost(host);
         let adopted = false;
         if (input.adopt_url_substring) {
           const tab = await this.attach.findTab(host, input.adopt_url_substring);

@@ -9,6 +9,7 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Pagination } from '../snapshot/list-elements.js';
 import { pageScriptSource } from '../snapshot/page-script.js';
 import { keepRequest } from '../read/request-bodies.js';
+import { StateBag } from '../state-bag.js';
 import type { Session } from './session.js';
 
 export interface PendingDialog {
@@ -38,6 +39,8 @@ export class BrowPage {
   /** Set while a person holds the page (handoff). */
   handoffId: string | null = null;
   cdp!: CDPSession;
+  /** Feature state owned by the page; disposed when it closes. */
+  readonly state = new StateBag();
   private queue: Promise<unknown> = Promise.resolve();
   private detach: () => void = () => undefined;
   private dialogWaiters = new Set<(d: DialogRecord) => void>();
@@ -152,8 +155,22 @@ export class BrowPage {
   markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.detach();
     this.session.forgetPage(this);
+    this.dispose();
+  }
+
+  /** Free what the page holds (observers, walks, refs, feature state): it is closed for good. */
+  dispose(): void {
+    this.closed = true;
+    this.detach();
+    this.detach = () => undefined;
+    this.lastListed = null;
+    this.lastWalk = null;
+    this.pagination = null;
+    this.pendingDialog = null;
+    this.dialogWaiters.clear();
+    this.refs.clear();
+    void this.state.dispose();
   }
 
   /** Let go of an adopted tab: listeners, our init script and CDP session go; the tab stays as it is. */

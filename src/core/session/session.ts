@@ -9,6 +9,7 @@ import { newId } from '../ids.js';
 import type { EventBus } from '../observe/events.js';
 import type { ConsoleEntry, DownloadRecord, NetworkEntry } from '../observe/records.js';
 import { RingBuffer } from '../observe/ring-buffer.js';
+import { StateBag } from '../state-bag.js';
 import { BrowPage } from './page.js';
 
 export type StopReason = 'stopped' | 'idle' | 'crashed' | 'ttl' | 'shutdown';
@@ -49,6 +50,15 @@ export class Session {
   private onStop: (s: Session, reason: StopReason) => void = () => undefined;
   /** Told when a page goes away (closed by a caller, by the page, or with the session). */
   onPageGone: (pageId: string, why: PageGoneReason) => void = () => undefined;
+  /** Feature state owned by the session (routes, emulation, saved-state profile…); disposed on stop. */
+  readonly state = new StateBag();
+  /**
+   * Run for every page the session opens, after its observers are wired and before it is used
+   * (routes, emulation, headers…). A setup that throws fails the open.
+   */
+  readonly pageSetups = new Set<(page: BrowPage) => Promise<void>>();
+  /** Run when the session stops, before its pages and context close (save state back…); errors are swallowed. */
+  readonly stopHooks = new Set<(reason: StopReason) => Promise<void>>();
 
   constructor(
     readonly host: BrowserHost,
@@ -106,6 +116,7 @@ export class Session {
         if (popup && !this.closed) void this.adoptPopup(page, popup);
       });
       await page.init(existing ? null : this.options.viewport);
+      for (const setup of this.pageSetups) await setup(page);
     } catch (e) {
       // the session ended (ttl, idle, crash) while the page was opening
       if (this.closed) {
@@ -155,6 +166,11 @@ export class Session {
     this.stopReason = reason;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.ttlTimer) clearTimeout(this.ttlTimer);
+    if (reason !== 'crashed') {
+      for (const hook of this.stopHooks) await boundedHook(hook(reason));
+    }
+    this.stopHooks.clear();
+    this.pageSetups.clear();
     for (const p of this.pages.values()) {
       p.closed = true;
       this.onPageGone(p.id, reason);
@@ -177,9 +193,24 @@ export class Session {
         }),
       );
       await attached.release(this.host);
+      await this.state.dispose();
       return true;
     }
+    const pages = [...this.pages.values()];
+    this.pages.clear();
+    this.activePageId = null;
+    for (const p of pages) p.dispose();
     if (reason !== 'crashed') await this.context.close().catch(() => undefined);
+    await this.state.dispose();
     return true;
   }
+}
+
+/** A stop hook gets 5 s: a stop must end even when a hung page keeps a hook waiting. */
+function boundedHook(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 5000);
+  });
+  return Promise.race([work.catch(() => undefined), limit]).finally(() => clearTimeout(timer));
 }

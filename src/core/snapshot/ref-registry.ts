@@ -65,10 +65,21 @@ export class RefRegistry {
     return ref;
   }
 
-  /** The entry behind a ref; `ref_not_found` for a malformed or never-issued ref. */
+  /**
+   * The entry behind a ref; `ref_not_found` for a malformed or never-issued ref, `stale_ref` for
+   * one whose document is gone (numbers are never reused, so any number issued and no longer held
+   * belonged to a forgotten document: no record of it needs keeping).
+   */
   lookup(ref: string): RefEntry {
     const m = REF_RE.exec(ref.trim());
-    const entry = m ? this.byNumber.get(Number(m[1])) : undefined;
+    const n = m ? Number(m[1]) : 0;
+    const entry = m ? this.byNumber.get(n) : undefined;
+    if (!entry && n >= 1 && n <= this.counter) {
+      throw new BrowserError('stale_ref', `${ref.trim()} belonged to a document this page has left.`, {
+        details: { ref: ref.trim(), reason: 'navigated' },
+        hint: 'List the elements again (browser_list_elements) and use the new refs.',
+      });
+    }
     if (!entry) {
       throw new BrowserError(
         'ref_not_found',
@@ -78,18 +89,36 @@ export class RefRegistry {
     return entry;
   }
 
-  /** Drop entries of documents that are gone (keeps memory bounded across navigations). */
-  forgetDocuments(liveDocKeys: Set<string>): void {
+  /**
+   * Drop the entries of documents that are gone (memory stays bounded across navigations); their
+   * refs still answer stale_ref (see lookup). Returns how many entries went.
+   */
+  forgetDocuments(liveDocKeys: Set<string>): number {
+    let dropped = 0;
     for (const [docKey, doc] of this.byDoc) {
-      if (!liveDocKeys.has(docKey)) {
-        this.byDoc.delete(docKey);
-        this.live -= doc.size;
-        // keep byNumber so a stale ref still answers stale_ref (navigated), not ref_not_found
-      }
+      if (liveDocKeys.has(docKey)) continue;
+      this.byDoc.delete(docKey);
+      this.live -= doc.size;
+      dropped += doc.size;
+      for (const entry of doc.values()) this.byNumber.delete(Number(entry.ref.slice(1)));
     }
+    return dropped;
   }
 
+  /** Forget every entry (the page closed); numbering goes on, so old refs answer stale_ref. */
+  clear(): void {
+    this.byDoc.clear();
+    this.byNumber.clear();
+    this.live = 0;
+  }
+
+  /** Entries held (refs of live documents). */
   get size(): number {
     return this.live;
+  }
+
+  /** Documents with entries. */
+  get documents(): number {
+    return this.byDoc.size;
   }
 }

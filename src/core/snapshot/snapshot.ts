@@ -147,6 +147,8 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
   let truncated = false;
   // an unreadable frame, an old page script or a partial walk: the next call walks again
   let reusable = !opts.rootRef && opts.boxes !== false && opts.maxNodes === undefined;
+  // every frame's document answered: refs of documents not among them can go
+  let complete = !opts.rootRef;
   let root: { frame: Frame; localId: number } | null = null;
   if (opts.rootRef) {
     const entry = page.refs.lookup(opts.rootRef);
@@ -186,6 +188,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
         throw err;
       }
       reusable = false;
+      complete = false;
       const opaque = opaqueNode(frame, depthOffset, `frame-unreachable: ${String(e).split('\n')[0]}`);
       return { lines: { nodes: [opaque], walks: [null], localIds: [0] }, res: null };
     }
@@ -247,6 +250,9 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     if (!id || !w) continue;
     const n = nodes[i]!;
     n.ref = page.refs.refFor(w.frame, w.frameId, w.docKey, id, n.role, n.name);
+  }
+  if (complete && frames.length === page.raw.frames().length) {
+    page.refs.forgetDocuments(new Set(frameSeqs.keys()));
   }
   const snap: Snapshot = {
     id: newId('snap'),

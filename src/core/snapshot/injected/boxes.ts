@@ -17,6 +17,7 @@ import {
   rangeSetEndAfter,
   rangeSetStartBefore,
 } from './natives.js';
+import { noteScroller } from './mutations.js';
 import type { Segment } from './outline-text.js';
 import { composedParent } from './shadow.js';
 import type { TableGeometry } from './table-boxes.js';
@@ -173,6 +174,7 @@ export class ClipCache {
         cx: box && cs.overflowX !== 'visible',
         cy: box && cs.overflowY !== 'visible',
       };
+      if (s.cx || s.cy) noteScroller(el);
       this.styles.set(el, s);
     }
     return s;

@@ -107,9 +107,37 @@ function controlsHash(): number {
   return h;
 }
 
-/** The outline stamp: equal stamps, equal outlines (DOM, layout inputs and control values). */
+/**
+ * Overflow containers met by the last walks (panes, lists): their scroll offsets join the stamp.
+ * A scroll event is only sent at the next animation frame, so a stamp read right after a script
+ * scrolled a pane would otherwise miss it.
+ */
+const scrollers: WeakRef<Element>[] = [];
+const scrollerSeen = new SafeWeakSet<Element>();
+
+/** Note an element that clips (overflow other than visible): its scroll offsets join the stamp. */
+export function noteScroller(el: Element): void {
+  if (scrollerSeen.has(el)) return;
+  scrollerSeen.add(el);
+  scrollers[scrollers.length] = new NativeWeakRef(el);
+}
+
+function scrollHash(): number {
+  let h = ((window.scrollX * 31) | 0) ^ (window.scrollY | 0);
+  let live = 0;
+  for (let i = 0; i < scrollers.length; i++) {
+    const el = weakRefDeref(scrollers[i]!);
+    if (!el) continue;
+    scrollers[live++] = scrollers[i]!;
+    h = ((h << 5) + h + ((el.scrollTop * 7919) | 0) + (el.scrollLeft | 0)) | 0;
+  }
+  scrollers.length = live;
+  return h;
+}
+
+/** The outline stamp: equal stamps, equal outlines (DOM, layout inputs, scroll offsets and control values). */
 export function outlineStamp(): string {
-  return `${mutationSeq()}.${layoutSeq}.${controlsHash()}`;
+  return `${mutationSeq()}.${layoutSeq}.${controlsHash()}.${scrollHash()}`;
 }
 
 /** The counter now; observer records not yet delivered count as a mutation. */
