@@ -17,6 +17,8 @@ export type CapabilityGroup =
   | 'scripts'
   | 'styles'
   | 'screenshots'
+  | 'network'
+  | 'emulation'
   | 'dialogs'
   | 'live'
   | 'tool';

@@ -4,8 +4,10 @@ import * as attach from './attach.js';
 import * as browserTool from './browser-tool.js';
 import type { AnyCapability } from './define.js';
 import * as dialogs from './dialogs.js';
+import * as emulation from './emulation.js';
 import * as live from './live.js';
 import * as navigation from './navigation.js';
+import * as network from './network.js';
 import * as observe from './observe.js';
 import * as pages from './pages.js';
 import * as pointer from './pointer.js';
@@ -31,6 +33,8 @@ export const MODULES = [
   read,
   styles,
   screenshots,
+  network,
+  emulation,
   live,
   browserTool,
 ] as const;

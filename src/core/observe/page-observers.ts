@@ -27,6 +27,14 @@ const LEVELS: Record<string, ConsoleLevel> = {
   assert: 'error',
 };
 
+/** How brow's network policy settled a request (src/core/network): keyed by the request, so it goes with it. */
+const routed = new WeakMap<HTTPRequest, { blocked_by: string } | { fulfilled_by: string }>();
+
+/** Note that brow's network policy blocked or fulfilled `req`; its network entry says so when it ends. */
+export function markRouted(req: HTTPRequest, mark: { blocked_by: string } | { fulfilled_by: string }): void {
+  routed.set(req, mark);
+}
+
 /** Attach listeners; returns a function that detaches them. */
 export function observePage(page: Page, sink: ObserverSink): () => void {
   const seqOf = new WeakMap<HTTPRequest, number>();
@@ -89,7 +97,9 @@ export function observePage(page: Page, sink: ObserverSink): () => void {
   const onFinished = (req: HTTPRequest): void => {
     const res = req.response();
     const status = res?.status();
+    const mark = routed.get(req);
     finish(req, {
+      ...(mark && 'fulfilled_by' in mark ? mark : {}),
       ...(status !== undefined ? { status } : {}),
       mime_type: res?.headers()['content-type']?.split(';')[0] ?? '',
       failed: status !== undefined && status >= 400,
@@ -97,9 +107,12 @@ export function observePage(page: Page, sink: ObserverSink): () => void {
   };
   const onFailed = (req: HTTPRequest): void => {
     const res = req.response();
+    const mark = routed.get(req);
+    const blocked = mark && 'blocked_by' in mark ? mark.blocked_by : undefined;
     finish(req, {
       failed: true,
-      error: req.failure()?.errorText ?? 'failed',
+      error: blocked ? `blocked by ${blocked}` : (req.failure()?.errorText ?? 'failed'),
+      ...(blocked ? { blocked_by: blocked } : {}),
       ...(res ? { status: res.status() } : {}),
     });
   };

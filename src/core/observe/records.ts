@@ -26,6 +26,10 @@ export interface NetworkEntry {
   duration_ms?: number;
   /** Still waiting for a response. */
   pending: boolean;
+  /** Refused by brow's network policy: `route "<pattern>"`, `blocked_origins` or `allowed_origins`. */
+  blocked_by?: string;
+  /** Answered by a brow route (`route "<pattern>"`) instead of the server. */
+  fulfilled_by?: string;
 }
 
 export interface DialogRecord {

@@ -14,6 +14,8 @@ const GROUPS: Record<CapabilityGroup, true> = {
   scripts: true,
   styles: true,
   screenshots: true,
+  network: true,
+  emulation: true,
   dialogs: true,
   live: true,
   tool: true,
