@@ -17,6 +17,7 @@ export type CapabilityGroup =
   | 'scripts'
   | 'styles'
   | 'screenshots'
+  | 'storage'
   | 'network'
   | 'emulation'
   | 'dialogs'

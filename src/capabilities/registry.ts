@@ -4,18 +4,21 @@ import * as attach from './attach.js';
 import * as browserTool from './browser-tool.js';
 import type { AnyCapability } from './define.js';
 import * as dialogs from './dialogs.js';
+import * as forms from './forms.js';
 import * as emulation from './emulation.js';
 import * as live from './live.js';
 import * as navigation from './navigation.js';
 import * as network from './network.js';
 import * as observe from './observe.js';
 import * as pages from './pages.js';
+import * as pdf from './pdf.js';
 import * as pointer from './pointer.js';
 import * as read from './read.js';
 import * as screenshots from './screenshots.js';
 import * as scripts from './scripts.js';
 import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
+import * as storage from './storage.js';
 import * as styles from './styles.js';
 
 /** The capability modules, in the order doors list them; the library's typed methods map over them. */
@@ -26,6 +29,7 @@ export const MODULES = [
   navigation,
   snapshot,
   actions,
+  forms,
   pointer,
   observe,
   scripts,
@@ -33,6 +37,8 @@ export const MODULES = [
   read,
   styles,
   screenshots,
+  pdf,
+  storage,
   network,
   emulation,
   live,

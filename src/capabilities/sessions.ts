@@ -51,11 +51,23 @@ export const startSession = defineCapability({
       .enum(['accept', 'dismiss', 'report'])
       .optional()
       .describe('JS dialogs; report waits for browser_handle_dialog'),
+    profile: z.string().min(1).optional().describe('Start from this saved state (browser_save_state)'),
+    save_on_stop: z.boolean().optional().describe('Save state back to profile when stopping'),
   }),
   async handle(input, ctx) {
-    const s = await ctx.core.startSession({ ...input, owner: ctx.owner });
+    const { profile, save_on_stop, ...opts } = input;
+    const s = await ctx.core.startSession({ ...opts, owner: ctx.owner });
     const data = sessionRecord(s);
-    return { text: `Started session ${s.id}${s.readOnly ? ' (read-only)' : ''}.`, data };
+    const text = `Started session ${s.id}${s.readOnly ? ' (read-only)' : ''}.`;
+    if (profile === undefined && !save_on_stop) return { text, data };
+    const { startFromProfile } = await import('../core/storage/profiles.js');
+    const note = await startFromProfile(s, ctx.core.config, profile, save_on_stop === true).catch(
+      async (e: unknown) => {
+        await s.stop('stopped');
+        throw e;
+      },
+    );
+    return { text: `${text} ${note}`, data: { ...data, profile } };
   },
 });
 

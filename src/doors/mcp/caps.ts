@@ -14,6 +14,7 @@ const GROUPS: Record<CapabilityGroup, true> = {
   scripts: true,
   styles: true,
   screenshots: true,
+  storage: true,
   network: true,
   emulation: true,
   dialogs: true,

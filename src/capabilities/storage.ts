@@ -1,0 +1,146 @@
+/** Cookies and saved login state: read, set and clear cookies; save a session's state and load it back. */
+import { z } from 'zod';
+import { BrowserError } from '../core/errors.js';
+import type { Session } from '../core/session/session.js';
+import { pageIdField, sessionIdField, sessionIdOut } from './common.js';
+import { defineCapability, type CapabilityContext } from './define.js';
+
+/** The session a call means: the page's, the named one, else the default. */
+function sessionOf(
+  ctx: CapabilityContext,
+  input: { page_id?: string | undefined; session_id?: string | undefined },
+): Session {
+  if (input.page_id) return ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner).session;
+  if (input.session_id) return ctx.core.session(input.session_id, ctx.owner);
+  const s = ctx.core.defaultSession(ctx.owner);
+  if (s) return s;
+  throw new BrowserError('session_not_found', 'No session is running.', {
+    hint: 'Start one with browser_start_session or browser_open_page, then call again.',
+  });
+}
+
+const sameSite = z.enum(['Strict', 'Lax', 'None']);
+
+const cookieIn = z
+  .object({
+    name: z.string().min(1).describe('Name'),
+    value: z.string().describe('Value'),
+    url: z.string().url().optional().describe('URL it belongs to (or domain)'),
+    domain: z.string().min(1).optional().describe('Domain, ".x.com" for subdomains too'),
+    path: z.string().optional().describe('Path (default /)'),
+    expires: z.number().optional().describe('Epoch seconds; omit: session cookie'),
+    httpOnly: z.boolean().optional().describe('Hidden from scripts'),
+    secure: z.boolean().optional().describe('HTTPS only'),
+    sameSite: sameSite.optional().describe('Strict | Lax | None'),
+  })
+  .strict();
+
+export const cookiesCap = defineCapability({
+  name: 'browser_cookies',
+  title: 'Get, set or clear cookies',
+  description: "Read, set or clear the session's cookies (all its pages share them).",
+  group: 'storage',
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  output: z
+    .looseObject({
+      session_id: sessionIdOut,
+      cookies: z.array(z.looseObject({})).optional().describe('get: the cookies'),
+      count: z.number().describe('Cookies got, set or cleared'),
+    })
+    .describe('Cookies'),
+  positional: ['action'],
+  input: z.object({
+    session_id: sessionIdField,
+    page_id: pageIdField,
+    action: z.enum(['get', 'set', 'clear']).describe('get | set | clear'),
+    cookies: z.array(cookieIn).optional().describe('set: the cookies'),
+    urls: z.array(z.string().url()).optional().describe('get/clear: only cookies sent to these URLs'),
+    name: z.string().min(1).optional().describe('get/clear: only this name'),
+  }),
+  async handle(input, ctx) {
+    const session = sessionOf(ctx, input);
+    const c = await import('../core/storage/cookies.js');
+    const filter = { urls: input.urls, name: input.name };
+    if (input.action === 'set') {
+      if (!input.cookies?.length)
+        throw new BrowserError('invalid_request', 'action set needs cookies.', {
+          hint: 'Pass cookies: [{name, value, url}] (or domain + path instead of url).',
+        });
+      await c.setCookies(session, input.cookies);
+      const n = input.cookies.length;
+      return {
+        text: `Set ${n} cookie(s) in session ${session.id}: ${input.cookies.map((k) => k.name).join(', ')}.`,
+        data: { session_id: session.id, count: n },
+      };
+    }
+    if (input.action === 'clear') {
+      const n = await c.clearCookies(session, filter);
+      return {
+        text: `Cleared ${n} cookie(s) in session ${session.id}.`,
+        data: { session_id: session.id, count: n },
+      };
+    }
+    const cookies = await c.getCookies(session, filter);
+    const lines = cookies.map(
+      (k) =>
+        `${k.name}=${k.value.length > 80 ? `${k.value.slice(0, 79)}…` : k.value} (${k.domain}${k.path}${k.httpOnly ? ', httpOnly' : ''}${k.secure ? ', secure' : ''}${k.session ? ', session' : `, expires ${new Date(k.expires * 1000).toISOString()}`})`,
+    );
+    return {
+      text: cookies.length ? `${cookies.length} cookie(s):\n${lines.join('\n')}` : 'No cookies.',
+      data: { session_id: session.id, count: cookies.length, cookies },
+    };
+  },
+});
+
+const whereFields = {
+  profile: z.string().min(1).optional().describe('Profile name (kept in brow’s data dir)'),
+  path: z.string().min(1).optional().describe('Or a file in the workspace'),
+};
+
+const stateOut = z
+  .looseObject({
+    session_id: sessionIdOut,
+    file: z.string().describe('File'),
+    cookies: z.number().describe('Cookies'),
+    origins: z.number().describe('Origins with storage'),
+  })
+  .describe('Counts (values are never answered)');
+
+export const saveStateCap = defineCapability({
+  name: 'browser_save_state',
+  title: 'Save login state',
+  description:
+    'Save cookies, localStorage and sessionStorage of the open pages’ origins to a profile or file (0600; encrypted if BROW_STATE_KEY is set).',
+  group: 'storage',
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  output: stateOut,
+  input: z.object({ session_id: sessionIdField, ...whereFields }),
+  async handle(input, ctx) {
+    const session = sessionOf(ctx, input);
+    const { saveState } = await import('../core/storage/profiles.js');
+    const r = await saveState(session, ctx.core.config, input);
+    return {
+      text: `Saved ${r.cookies} cookie(s) and storage of ${r.origins} origin(s) to ${r.file}${r.encrypted ? ' (encrypted)' : ''}.`,
+      data: { session_id: session.id, ...r },
+    };
+  },
+});
+
+export const loadStateCap = defineCapability({
+  name: 'browser_load_state',
+  title: 'Load login state',
+  description: 'Restore cookies and storage saved by browser_save_state into a session.',
+  group: 'storage',
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  output: stateOut,
+  input: z.object({ session_id: sessionIdField, ...whereFields }),
+  async handle(input, ctx) {
+    const session = sessionOf(ctx, input);
+    const { loadState } = await import('../core/storage/profiles.js');
+    const r = await loadState(session, ctx.core.config, input);
+    return {
+      text: `Loaded ${r.cookies} cookie(s) and storage of ${r.origins} origin(s) from ${r.file} into ${session.id}. Reload open pages to see it.`,
+      data: { session_id: session.id, ...r },
+    };
+  },
+});
