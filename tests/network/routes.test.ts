@@ -169,3 +169,26 @@ describe('routes', () => {
     expect(noSession.code).toBe('session_not_found');
   });
 });
+
+describe('routes in workers', () => {
+  it("fulfils a dedicated worker's fetch (puppeteer resolves it on the wrong session unless brow corrects it)", async () => {
+    const pageId = await h.open('network/app.html');
+    await h.ok('browser_route', {
+      page_id: pageId,
+      pattern: '**/api/worker',
+      action: 'fulfill',
+      body: 'from route',
+    });
+    const target = h.server.url('api/worker');
+    await h.ok('browser_navigate', {
+      page_id: pageId,
+      url: h.server.url(`network/worker.html?fetch=${encodeURIComponent(target)}`),
+    });
+    const raw = h.rt.core.findPage(pageId)!.raw;
+    await raw.waitForFunction(() => document.getElementById('out')!.textContent !== 'loading', {
+      timeout: 10_000,
+    });
+    expect(await raw.$eval('#out', (e) => e.textContent)).toBe('200 from route');
+    await h.ok('browser_unroute', { page_id: pageId });
+  });
+});

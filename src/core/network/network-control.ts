@@ -9,11 +9,17 @@
  * would pause requests puppeteer never hears about. Interception is on only while a route or an
  * origin list exists (it disables the HTTP cache).
  *
+ * One puppeteer flaw is corrected here: a dedicated worker's request is paused by the Fetch domain
+ * of the page's main target, but puppeteer pairs it with the worker's session and resolves it
+ * there, where Chromium does not know the interception id — the request would hang. We note the
+ * ids the main target paused and hand such a request back to that session (`HTTPRequest.client`
+ * has a public setter for this).
+ *
  * WebSocket handshakes are not intercepted by Chromium's Fetch domain (nor by
  * Network.setBlockedURLs), so the origin lists guard `WebSocket` with a script in every document
  * (ws-guard.ts); a blocked one throws SecurityError in the page and is logged.
  */
-import type { HTTPRequest, NetworkConditions } from 'puppeteer-core';
+import type { CDPSession, HTTPRequest, NetworkConditions } from 'puppeteer-core';
 import { markRouted } from '../observe/page-observers.js';
 import type { BrowPage } from '../session/page.js';
 import type { Session } from '../session/session.js';
@@ -87,9 +93,27 @@ function ensureInstalled(session: Session): NetworkState {
   return st;
 }
 
+/** Interception ids the page's main target paused, to resolve worker requests there (see above). */
+function trackMainPauses(page: BrowPage): (req: HTTPRequest) => void {
+  const main = (page.raw as unknown as { _client?: () => CDPSession })._client?.();
+  if (!main) return () => undefined;
+  const paused = new Set<string>();
+  main.on('Fetch.requestPaused', (e) => {
+    paused.add(e.requestId);
+    if (paused.size > 2000) paused.delete(paused.values().next().value as string);
+  });
+  return (req) => {
+    const id = (req as unknown as { _interceptionId?: string })._interceptionId;
+    if (id && paused.delete(id) && req.client !== main) {
+      (req as unknown as { client: CDPSession }).client = main;
+    }
+  };
+}
+
 /** Settle one intercepted request by the session's origin lists and routes. */
-function handleRequest(session: Session, req: HTTPRequest): void {
+function handleRequest(session: Session, req: HTTPRequest, fixClient: (req: HTTPRequest) => void): void {
   if (req.isInterceptResolutionHandled() || req.interceptResolutionState().action === 'disabled') return;
+  fixClient(req);
   const st = session.state.get(networkSlot);
   const url = req.url();
   const policy = originPolicy(st.settings);
@@ -143,7 +167,8 @@ async function applyToPage(page: BrowPage, fresh = false): Promise<void> {
   const raw = page.raw;
   if (!pn.listening) {
     pn.listening = true;
-    raw.on('request', (req) => handleRequest(session, req));
+    const fixClient = trackMainPauses(page);
+    raw.on('request', (req) => handleRequest(session, req, fixClient));
   }
   const s = st.settings;
   const policy = originPolicy(s);

@@ -80,6 +80,8 @@ export async function installWsGuard(page: BrowPage) {
     });
     session.events.emit('network-event', session.id, { page_id: page.id, entry });
   });
+  // bindings reach contexts created later (new documents) only with Runtime enabled
+  await page.cdp.send('Runtime.enable');
   await page.cdp.send('Runtime.addBinding', { name: BINDING });
   let scriptId: string | null = null;
   return {
