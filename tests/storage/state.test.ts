@@ -147,18 +147,23 @@ describe('saved state', () => {
     // a new profile: nothing to load, saved when the session stops
     const s1 = await ok(rt, 'browser_start_session', { profile: 'fresh', save_on_stop: true });
     expect(s1.__content).toMatch(/Profile "fresh" is new\. It is saved back when the session stops\./);
-    await signIn(rt, 'grace', s1.session_id);
+    const page = await signIn(rt, 'grace', s1.session_id);
+    // no page is open when it stops: localStorage is read for the cookies' origin all the same
+    await ok(rt, 'browser_close_page', { page_id: page });
     await ok(rt, 'browser_stop_session', { session_id: s1.session_id });
     const file = join(dataDir, 'profiles', 'fresh.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    const s2 = await ok(rt, 'browser_start_session', { profile: 'fresh' });
+    const s2 = await ok(rt, 'browser_start_session', { profile: 'fresh', save_on_stop: true });
     expect(s2.__content).toMatch(/Loaded profile "fresh": 2 cookie\(s\), storage of 1 origin\(s\)\./);
     const p = await ok(rt, 'browser_open_page', {
       session_id: s2.session_id,
       url: server.url('storage/account.html'),
     });
-    expect(await accountText(rt, p.page_id)).toMatch(/Signed in as grace[\s\S]*Theme: dark/);
+    // the tab that held sessionStorage was closed before the save: only it is gone
+    expect(await accountText(rt, p.page_id)).toMatch(
+      /Signed in as grace[\s\S]*Theme: dark[\s\S]*Draft: none/,
+    );
 
     const missing = await err(rt, 'browser_start_session', { profile: 'nobody' });
     expect(missing.code).toBe('invalid_request');
@@ -167,7 +172,18 @@ describe('saved state', () => {
     expect(noProfile.code).toBe('invalid_request');
     // the failed starts left no session behind
     expect([...rt.core.sessions.values()].filter((s) => !s.closed)).toHaveLength(1);
+
+    // brow shutting down stops the session, which saves back too
+    await ok(rt, 'browser_cookies', {
+      session_id: s2.session_id,
+      action: 'set',
+      cookies: [{ name: 'late', value: 'v', url: `${server.origin}/` }],
+    });
     await rt.close();
+    const again = brow();
+    const s3 = await ok(again, 'browser_start_session', { profile: 'fresh' });
+    expect(s3.__content).toMatch(/Loaded profile "fresh": 3 cookie\(s\)/);
+    await again.close();
   });
 
   it('encrypts with BROW_STATE_KEY; a missing or wrong key is a typed error with a hint', async () => {

@@ -1,13 +1,14 @@
 /**
- * Saved browser state: the session's cookies plus localStorage and sessionStorage of the origins
- * its open pages (and their frames) show. Restoring: cookies over CDP; localStorage through one
- * hidden page that visits each origin on a stub document brow serves itself (request
- * interception: no network, none of the site's scripts run); sessionStorage, which belongs to a
- * tab, straight into open pages on that origin and, for the session's later documents, by a
- * script that runs before the page's own and fills a tab's empty sessionStorage for that origin.
- * IndexedDB is not saved.
+ * Saved browser state: the session's cookies plus localStorage and sessionStorage per origin.
+ * Origins: those its open pages (and their frames) show, those a loaded state brought, and those
+ * its cookies belong to. sessionStorage belongs to a tab, so only open tabs give it. Origins no
+ * open page shows are read, and localStorage is restored, through one hidden page that visits
+ * each origin on a stub document brow serves itself (request interception: no network, none of
+ * the site's scripts run). sessionStorage is restored straight into open pages on that origin and,
+ * for the session's later documents, by a script that runs before the page's own and fills a
+ * tab's empty sessionStorage for that origin. IndexedDB is not saved.
  */
-import type { Frame } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 import type { BrowPage } from '../session/page.js';
 import type { Session } from '../session/session.js';
 import { slot } from '../state-bag.js';
@@ -92,13 +93,22 @@ export async function collectState(session: Session): Promise<SavedState> {
       byOrigin.set(got.origin, got);
     }
   }
+  // origins no page shows now: brought by a loaded state, or where the cookies come from
+  const known = session.state.peek(knownOrigins) ?? new Set<string>();
+  const hidden = [...new Set([...known, ...cookies.map(cookieOrigin)])].filter(
+    (o): o is string => !!o && isWebOrigin(o) && !byOrigin.has(o),
+  );
+  const more = await readHidden(session, hidden);
   return {
     brow_state: 1,
     saved_at: new Date().toISOString(),
     cookies,
-    origins: [...byOrigin.values()],
+    origins: [...byOrigin.values(), ...more],
   };
 }
+
+/** Origins a loaded state brought: a later save reads them even when no page shows them. */
+const knownOrigins = slot('storage.known-origins', () => new Set<string>());
 
 /** sessionStorage to seed in the session's tabs, by origin (the latest load wins). */
 const sessionSeed = slot('storage.session-seed', () => ({
@@ -122,10 +132,17 @@ async function installSeed(page: BrowPage, byOrigin: Map<string, [string, string
   await page.raw.evaluateOnNewDocument(seedScript, Object.fromEntries(byOrigin));
 }
 
-/** Put localStorage of each origin in place through one hidden page showing a stub document per origin. */
-async function restoreLocalStorage(session: Session, origins: OriginStorage[]): Promise<void> {
-  const todo = origins.filter((o) => o.local_storage.length > 0 && isWebOrigin(o.origin));
-  if (todo.length === 0) return;
+/** How many origins no page shows a save reads through the hidden page (each is a stub load). */
+const MAX_HIDDEN_ORIGINS = 50;
+
+/**
+ * Run fn with a hidden page of the session's context whose every request is answered with an empty
+ * document by brow: `visit(origin)` puts it on that origin without the network or the site's scripts.
+ */
+async function withStubPage<T>(
+  session: Session,
+  fn: (visit: (origin: string) => Promise<Page>) => Promise<T>,
+): Promise<T> {
   const page = await session.context.newPage();
   try {
     await page.setRequestInterception(true);
@@ -134,21 +151,64 @@ async function restoreLocalStorage(session: Session, origins: OriginStorage[]): 
         .respond({ status: 200, contentType: 'text/html', body: '<!doctype html><title>brow</title>' })
         .catch(() => undefined);
     });
+    return await fn(async (origin) => {
+      await page.goto(`${origin}/`, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+      return page;
+    });
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** Put localStorage of each origin in place through the hidden page. */
+async function restoreLocalStorage(session: Session, origins: OriginStorage[]): Promise<void> {
+  const todo = origins.filter((o) => o.local_storage.length > 0 && isWebOrigin(o.origin));
+  if (todo.length === 0) return;
+  await withStubPage(session, async (visit) => {
     for (const o of todo) {
-      await page.goto(`${o.origin}/`, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+      const page = await visit(o.origin);
       await page.evaluate((items: [string, string][]) => {
         for (const [k, v] of items) localStorage.setItem(k, v);
       }, o.local_storage);
     }
-  } finally {
-    await page.close().catch(() => undefined);
+  });
+}
+
+/** The origin a cookie was set from ("http://127.0.0.1:8080"), when it names one host. */
+function cookieOrigin(c: StoredCookie): string | null {
+  const host = c.domain.replace(/^\./, '');
+  if (!host) return null;
+  const https = c.secure || c.sourceScheme === 'Secure';
+  const port =
+    c.sourcePort && c.sourcePort > 0 && c.sourcePort !== (https ? 443 : 80) ? `:${c.sourcePort}` : '';
+  try {
+    return new URL(`${https ? 'https' : 'http'}://${host}${port}`).origin;
+  } catch {
+    return null;
   }
+}
+
+/** localStorage of origins no open page shows, read through the hidden page; empty ones are left out. */
+async function readHidden(session: Session, origins: string[]): Promise<OriginStorage[]> {
+  if (origins.length === 0) return [];
+  return withStubPage(session, async (visit) => {
+    const out: OriginStorage[] = [];
+    for (const origin of origins.slice(0, MAX_HIDDEN_ORIGINS)) {
+      const page = await visit(origin).catch(() => null);
+      if (!page) continue;
+      const got = await readFrame(page.mainFrame());
+      if (got && got.local_storage.length > 0) out.push({ ...got, session_storage: [] });
+    }
+    return out;
+  });
 }
 
 /** Restore saved state into a session: cookies, localStorage, and sessionStorage for its tabs. */
 export async function applyState(session: Session, state: SavedState): Promise<void> {
   await restoreCookies(session, state.cookies);
   await restoreLocalStorage(session, state.origins);
+  const known = session.state.get(knownOrigins);
+  for (const o of state.origins) known.add(o.origin);
   const seed = session.state.get(sessionSeed);
   for (const o of state.origins)
     if (o.session_storage.length > 0) seed.byOrigin.set(o.origin, o.session_storage);
