@@ -110,7 +110,7 @@ export const saveStateCap = defineCapability({
   name: 'browser_save_state',
   title: 'Save login state',
   description:
-    'Save cookies, localStorage and sessionStorage of the open pages’ origins to a profile or file (0600; encrypted if BROW_STATE_KEY is set).',
+    'Save cookies and per-origin localStorage/sessionStorage to a profile or workspace file (0600; encrypted if BROW_STATE_KEY is set).',
   group: 'storage',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: stateOut,
