@@ -30,6 +30,12 @@ export interface CapabilityContext {
   owner: string | null;
   /** Aborted when the caller goes away or the call times out. */
   signal?: AbortSignal;
+  /**
+   * Report progress on a long call (a handoff, a wait): `done` of `total` (same unit, total when
+   * known) and a line for a person. Each door carries it its own way (MCP progress notifications,
+   * server-sent events, a status line); absent when the caller did not ask.
+   */
+  progress?(done: number, total?: number, message?: string): void;
 }
 
 export interface ImageContent {

@@ -6,6 +6,7 @@ import type { OutlineDiff } from '../core/snapshot/diff.js';
 import { BrowserError } from '../core/errors.js';
 import { pageIdField, pageIdOut, sessionIdField } from './common.js';
 import { defineCapability } from './define.js';
+import { heartbeat, seconds } from './progress.js';
 
 // the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
 const handoffs = () => import('../core/live/handoff.js');
@@ -15,11 +16,16 @@ const recorder = () => import('../core/live/recorder.js');
 const HANDOFF_DEFAULT_MS = 300_000;
 const HANDOFF_MAX_MS = 1_800_000;
 
-function renderHandoff(r: HandoffResult, renderDiff: (d: OutlineDiff) => string): string {
+function renderHandoff(
+  r: HandoffResult,
+  renderDiff: (d: OutlineDiff) => string,
+  consoleUrl: string | null,
+): string {
   const how = {
     in_page: 'the person clicked Continue in the page',
     confirm_call: 'a confirm call resolved it',
     timeout: 'nobody continued before the timeout',
+    cancelled: 'the call was cancelled',
   }[r.via];
   const lines = [
     `Handoff ${r.handoff_id} ${r.confirmed ? 'confirmed' : 'not confirmed'}: ${how} after ${(r.waited_ms / 1000).toFixed(1)} s.`,
@@ -29,6 +35,7 @@ function renderHandoff(r: HandoffResult, renderDiff: (d: OutlineDiff) => string)
   if (r.cookies_changed.length)
     lines.push(`Cookies changed: ${r.cookies_changed.map((c) => c.name).join(', ')}`);
   if (r.changes) lines.push(renderDiff(r.changes));
+  if (consoleUrl) lines.push(`Web console (the person's view of this page): ${consoleUrl}`);
   lines.push('Verify the step actually landed before going on: read the page.');
   return lines.join('\n');
 }
@@ -37,7 +44,7 @@ export const handoffCap = defineCapability({
   name: 'browser_handoff',
   title: 'Hand the page to a person',
   description:
-    'Pause for a step only a human can do (CAPTCHA, 2FA, SSO): shows your instructions and a Continue button in the page, waits for it, browser_confirm_handoff or the timeout. Returns what changed.',
+    'Pause for a step only a human can do (CAPTCHA, 2FA, SSO): shows your instructions and a Continue button in the page and the web console (its URL is in the progress and the answer), waits for it, browser_confirm_handoff or the timeout. Returns what changed.',
   group: 'live',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   output: z
@@ -45,6 +52,7 @@ export const handoffCap = defineCapability({
       handoff_id: z.string().describe('Handoff id'),
       confirmed: z.boolean().describe('The person continued'),
       url: z.string().describe('URL now'),
+      console_url: z.string().nullable().describe('Web console for the person'),
     })
     .describe('How it ended'),
   positional: ['instructions'],
@@ -56,13 +64,32 @@ export const handoffCap = defineCapability({
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
-    const [{ handoff }, { renderDiff }] = await Promise.all([handoffs(), import('../core/snapshot/diff.js')]);
-    const r = await handoff(page, {
-      instructions: input.instructions,
-      timeoutMs: input.timeout_ms ?? HANDOFF_DEFAULT_MS,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    return { text: renderHandoff(r, renderDiff), data: { ...r } };
+    const [{ handoff }, { renderDiff }, { consoleUrl }] = await Promise.all([
+      handoffs(),
+      import('../core/snapshot/diff.js'),
+      import('../core/live/console-link.js'),
+    ]);
+    const url = await consoleUrl(ctx.core, page.id);
+    const timeoutMs = input.timeout_ms ?? HANDOFF_DEFAULT_MS;
+    const where = url
+      ? `open the brow console at ${url} and click Continue there (or in the page)`
+      : 'click Continue in the page (brow serves no web console here)';
+    const stop = heartbeat(
+      ctx,
+      timeoutMs,
+      (ms) =>
+        `Waiting for a person (${seconds(ms)} of ${seconds(timeoutMs)}): ${input.instructions} — ${where}.`,
+    );
+    try {
+      const r = await handoff(page, {
+        instructions: input.instructions,
+        timeoutMs,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      return { text: renderHandoff(r, renderDiff, url), data: { ...r, console_url: url } };
+    } finally {
+      stop();
+    }
   },
 });
 
@@ -159,6 +186,110 @@ export const stopRecordingCap = defineCapability({
     return {
       text: `Recorded ${r.path}: ${(r.duration_ms / 1000).toFixed(1)} s, ${r.frames} frames${r.dropped ? `, ${r.dropped} dropped (ffmpeg was behind)` : ''}.`,
       data: { ok: true, ...r },
+    };
+  },
+});
+
+/** One line for a picked element: ref, tag, name. */
+function describePick(e: { ref: string; tag: string; name: string; text: string }): string {
+  const label = e.name || e.text.slice(0, 60);
+  return `${e.ref} <${e.tag}>${label ? ` "${label}"` : ''}`;
+}
+
+const pickedOut = z
+  .looseObject({
+    ref: z.string().describe('Ref to act on'),
+    tag: z.string().describe('Tag'),
+    role: z.string().describe('Role'),
+    name: z.string().describe('Name'),
+  })
+  .describe('Picked element: ref, tag, role, name, attributes, outer_html, text, bounds, url');
+
+export const pickCap = defineCapability({
+  name: 'browser_pick',
+  title: 'Ask a person to pick an element',
+  description:
+    'Ask the person to point at an element in the web console (its URL is in the progress and the answer); waits, then returns its ref and record.',
+  group: 'live',
+  annotations: { readOnly: true, destructive: false, idempotent: false },
+  output: z
+    .looseObject({ page_id: pageIdOut, pick_id: z.string().describe('Pick id'), element: pickedOut })
+    .describe('The pick'),
+  positional: ['instructions'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    instructions: z.string().min(1).max(2000).optional().describe('What to point at'),
+    timeout_ms: z.number().int().min(1000).max(HANDOFF_MAX_MS).optional().describe('ms (default 300000)'),
+  }),
+  async handle(input, ctx) {
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    const [{ requestPick }, { consoleUrl }] = await Promise.all([
+      import('../core/live/pick.js'),
+      import('../core/live/console-link.js'),
+    ]);
+    const url = await consoleUrl(ctx.core, page.id);
+    const instructions = input.instructions ?? 'Point at the element the agent should use.';
+    const timeoutMs = input.timeout_ms ?? HANDOFF_DEFAULT_MS;
+    const where = url
+      ? `open the brow console at ${url}, click Pick, then the element`
+      : 'brow serves no web console here (brow serve, brow mcp and the CLI daemon do)';
+    const stop = heartbeat(
+      ctx,
+      timeoutMs,
+      (ms) =>
+        `Waiting for a person to pick (${seconds(ms)} of ${seconds(timeoutMs)}): ${instructions} — ${where}.`,
+    );
+    try {
+      const r = await requestPick(page, {
+        instructions,
+        timeoutMs,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      return {
+        text: `The person picked ${describePick(r.element)} on ${page.id} after ${(r.waited_ms / 1000).toFixed(1)} s. Act on it with its ref.`,
+        data: { page_id: page.id, session_id: page.session.id, ...r, console_url: url },
+      };
+    } finally {
+      stop();
+    }
+  },
+});
+
+export const readPicksCap = defineCapability({
+  name: 'browser_read_picks',
+  title: 'Read the picks a person made',
+  description:
+    'Elements a person picked in the web console on their own, oldest first (with refs); read ones are cleared unless clear is false.',
+  group: 'live',
+  annotations: { readOnly: true, destructive: false, idempotent: false },
+  output: z
+    .looseObject({
+      picks: z
+        .array(z.looseObject({ page_id: pageIdOut, element: pickedOut }))
+        .describe('Picks: page_id, session_id, picked_at, delivered, element'),
+    })
+    .describe('Picks'),
+  input: z.object({
+    session_id: z.string().min(1).optional().describe('Only this session (default: all yours)'),
+    page_id: z.string().min(1).optional().describe('Only this page'),
+    clear: z.boolean().default(true).describe('Forget the picks read (default true)'),
+  }),
+  async handle(input, ctx) {
+    const { readPicks } = await import('../core/live/pick.js');
+    const picks = readPicks(
+      ctx.core,
+      { session_id: input.session_id, page_id: input.page_id, keep: !input.clear },
+      ctx.owner,
+    );
+    const lines = picks.map(
+      (p) => `- ${describePick(p.element)} on ${p.page_id} at ${new Date(p.picked_at).toISOString()}`,
+    );
+    return {
+      text: picks.length
+        ? `${picks.length} pick(s):\n${lines.join('\n')}`
+        : 'No picks: nobody picked an element in the web console since the last read.',
+      data: { picks },
     };
   },
 });

@@ -11,6 +11,7 @@ import {
   timeoutMs,
 } from './common.js';
 import { defineCapability } from './define.js';
+import { heartbeat, seconds, untilAborted } from './progress.js';
 
 export const navigateCap = defineCapability({
   name: 'browser_navigate',
@@ -123,7 +124,11 @@ export const waitCap = defineCapability({
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     // waits do not take the page lock: an action may be what they wait for
     const { waitFor } = await import('../core/session/wait.js');
-    const r = await waitFor(page, { ...input, timeout_ms: timeoutMs(ctx, input.timeout_ms) });
+    const limit = timeoutMs(ctx, input.timeout_ms);
+    const what = `${input.condition}${input.value ? ` "${input.value}"` : ''}`;
+    const stop = heartbeat(ctx, limit, (ms) => `Waiting for ${what} (${seconds(ms)} of ${seconds(limit)}).`);
+    // a caller that cancels or goes away ends the wait at once
+    const r = await untilAborted(waitFor(page, { ...input, timeout_ms: limit }), ctx.signal).finally(stop);
     return {
       text: `Wait for ${input.condition}${input.value ? ` "${input.value}"` : ''} satisfied after ${r.waited_ms} ms.`,
       data: { page_id: page.id, ...r },

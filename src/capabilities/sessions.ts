@@ -154,8 +154,12 @@ export const doctorCap = defineCapability({
   output: z.looseObject({ ok: z.boolean().describe('Ready to launch') }).describe('Environment report'),
   input: z.object({}),
   async handle(_input, ctx) {
-    const { doctor } = await import('../core/browser/doctor.js');
+    const [{ doctor }, { consoleUrl }] = await Promise.all([
+      import('../core/browser/doctor.js'),
+      import('../core/live/console-link.js'),
+    ]);
     const r = doctor(ctx.core.config.executable);
+    const console_url = await consoleUrl(ctx.core);
     const data = {
       ...r,
       headless_default: ctx.core.config.headless,
@@ -165,12 +169,14 @@ export const doctorCap = defineCapability({
       allowed_schemes: ctx.core.config.allowed_schemes,
       attach_enabled: ctx.core.config.allow_attach,
       data_dir: ctx.core.dataDir,
+      console_url,
     };
     const lines = [
       `Chromium: ${r.chromium_path ?? 'not found'}${r.chromium_version ? ` (${r.chromium_version})` : ''}${r.chromium_source ? ` via ${r.chromium_source}` : ''}`,
       `Node: ${r.node_version}; root: ${r.running_as_root ? 'yes (Chromium runs with --no-sandbox)' : 'no'}`,
       `Display: ${r.display ?? 'none (headless only)'}; ffmpeg: ${r.ffmpeg_path ?? 'missing'}`,
       `Sessions: ${data.active_sessions}/${data.max_sessions}; attach: ${data.attach_enabled ? 'on' : 'off'}`,
+      `Web console: ${console_url ?? 'not served by this door (brow serve, brow mcp and the CLI daemon serve one)'}`,
       ...r.issues.map((i) => `- ${i.what} → ${i.enable_how}`),
       'Attach to your own Chrome: start it with --remote-debugging-port=9222 --user-data-dir=/tmp/brow-profile, set allow_attach, then browser_attach_session {cdp_url: "http://127.0.0.1:9222"}.',
     ];

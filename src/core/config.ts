@@ -79,6 +79,19 @@ export const configSchema = z
       .boolean()
       .default(true)
       .describe('brow mcp starts the shared Chromium while the client connects, not on the first call'),
+    console: z
+      .boolean()
+      .default(true)
+      .describe(
+        'brow mcp and the CLI daemon serve the web console on a loopback port (--no-console turns it off)',
+      ),
+    console_port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(0)
+      .describe('Port of the web console brow mcp and the CLI daemon serve on 127.0.0.1; 0 = a free one'),
     screenshot_dir: z
       .string()
       .default('')

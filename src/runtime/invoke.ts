@@ -56,14 +56,20 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   if (!parsed.success) return errorOutcome(describeIssues(cap, parsed.error));
   const limit = ctx.core.config.max_timeout_ms + 15_000;
   let timer: NodeJS.Timeout | undefined;
+  // the handler's signal ends when the caller's does or at invoke's own deadline, so a wait stops
+  const ac = new AbortController();
+  const onCallerAbort = () => ac.abort(ctx.signal?.reason);
+  if (ctx.signal?.aborted) onCallerAbort();
+  else ctx.signal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new BrowserError('timeout', `${name} did not finish within ${limit} ms.`)),
-        limit,
-      );
+      timer = setTimeout(() => {
+        const e = new BrowserError('timeout', `${name} did not finish within ${limit} ms.`);
+        ac.abort(e);
+        reject(e);
+      }, limit);
     });
-    const r = await Promise.race([cap.handle(parsed.data, ctx), deadline]);
+    const r = await Promise.race([cap.handle(parsed.data, { ...ctx, signal: ac.signal }), deadline]);
     return {
       ok: true,
       content: r.text,
@@ -74,5 +80,6 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
     return errorOutcome(e);
   } finally {
     if (timer) clearTimeout(timer);
+    ctx.signal?.removeEventListener('abort', onCallerAbort);
   }
 }

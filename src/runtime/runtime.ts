@@ -11,6 +11,8 @@ export interface InvokeOptions {
   /** Who calls: sessions started by this caller belong to it. */
   owner?: string | null;
   signal?: AbortSignal;
+  /** Progress of a long call (see CapabilityContext.progress). */
+  progress?: (done: number, total?: number, message?: string) => void;
 }
 
 export class BrowRuntime {
@@ -34,6 +36,7 @@ export class BrowRuntime {
       core: this.core,
       owner: opts.owner ?? null,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.progress ? { progress: opts.progress } : {}),
     });
   }
 

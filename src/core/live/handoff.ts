@@ -13,7 +13,8 @@ import { diffOutlines, type OutlineDiff } from '../snapshot/diff.js';
 import { takeSnapshot, type Snapshot } from '../snapshot/snapshot.js';
 import { liveOf } from './page-live.js';
 
-export type HandoffVia = 'in_page' | 'confirm_call' | 'timeout';
+/** How a handoff ended; `cancelled`: the caller went away or cancelled the call (nobody reads the answer). */
+export type HandoffVia = 'in_page' | 'confirm_call' | 'timeout' | 'cancelled';
 
 export interface HandoffResult {
   confirmed: boolean;
@@ -132,8 +133,9 @@ export async function handoff(
     if (e.type === 'session-stopped' || (e.type === 'page-closed' && e.page_id === page.id)) settle('closed');
   });
   const timer = setTimeout(() => settle('timeout'), opts.timeoutMs);
-  const onAbort = () => settle('timeout');
-  opts.signal?.addEventListener('abort', onAbort);
+  const onAbort = () => settle('cancelled');
+  if (opts.signal?.aborted) onAbort();
+  else opts.signal?.addEventListener('abort', onAbort);
   session.touch(opts.timeoutMs);
 
   let via: HandoffVia | 'closed';
@@ -164,12 +166,14 @@ export async function handoff(
   remember(id, final);
   try {
     if (via === 'closed') page.assertOpen();
+    // nobody waits for this answer: give the page back at once, without looking at it again
+    if (via === 'cancelled') return cancelledResult(page, id, before.url, started);
     // look again under the lock, so no queued agent action slips in before the comparison
     const after = await page.exclusive(() => look(page));
     url = after.url;
     const cookies = cookieChanges(before.cookies, after.cookies);
     return {
-      confirmed: final !== 'timeout',
+      confirmed: final !== 'timeout' && final !== 'cancelled',
       handoff_id: id,
       via: final,
       url: after.url,
@@ -191,11 +195,29 @@ export async function handoff(
       page_id: page.id,
       handoff_id: id,
       via: final,
-      confirmed: final !== 'timeout' && via !== 'closed',
+      confirmed: final !== 'timeout' && final !== 'cancelled' && via !== 'closed',
       url,
       ...(via === 'closed' ? { page_closed: true } : {}),
     });
   }
+}
+
+function cancelledResult(page: BrowPage, id: string, url: string, started: number): HandoffResult {
+  return {
+    confirmed: false,
+    handoff_id: id,
+    via: 'cancelled',
+    url: page.url(),
+    title: '',
+    page_id: page.id,
+    session_id: page.session.id,
+    waited_ms: Date.now() - started,
+    url_before: url,
+    navigated: false,
+    changes: null,
+    cookies_added: [],
+    cookies_changed: [],
+  };
 }
 
 function remember(id: string, via: HandoffVia): void {

@@ -1,8 +1,14 @@
 /**
  * Pick: the element a person points at in the live viewport, resolved through open shadow roots
- * and frames to a page ref the agent can act on, and announced as a `picked` event.
+ * and frames to a page ref the agent can act on, and announced as a `picked` event. An agent can
+ * ask for one (browser_pick waits on the page's pick requests) or read the picks made unprompted
+ * (the session keeps the last ones until read).
  */
+import type { BrowCore } from '../core.js';
+import { visibleTo } from '../core.js';
 import { BrowserError } from '../errors.js';
+import { newId } from '../ids.js';
+import { slot } from '../state-bag.js';
 import type { BrowPage } from '../session/page.js';
 import type { BrowPageApi } from '../snapshot/injected/types.js';
 import { frameOwners } from '../snapshot/frames.js';
@@ -125,9 +131,150 @@ export async function elementAt(page: BrowPage, x: number, y: number): Promise<P
   };
 }
 
-/** A person picked the element at a point: resolve it and emit `picked` for agents to act on. */
-export async function pick(page: BrowPage, x: number, y: number): Promise<PickedElement> {
+/** An agent's request that a person point at an element (browser_pick), pending on a page. */
+export interface PickRequest {
+  pick_id: string;
+  page_id: string;
+  session_id: string;
+  instructions: string;
+  started_at: number;
+  timeout_at: number;
+}
+
+/** A pick as the session keeps it for browser_read_picks. */
+export interface StoredPick {
+  /** The `picked` event's seq. */
+  seq: number;
+  page_id: string;
+  picked_at: number;
+  /** A browser_pick call was waiting and got it. */
+  delivered: boolean;
+  element: PickedElement;
+}
+
+interface Waiter {
+  info: PickRequest;
+  resolve(e: PickedElement): void;
+}
+
+/** Pick requests waiting on a page. */
+const requestsSlot = slot<Waiter[]>('pick-requests', () => []);
+/** The session's picks not yet read (the last 50). */
+const picksSlot = slot<{ items: StoredPick[] }>('picks', () => ({ items: [] }));
+const MAX_KEPT = 50;
+
+/** A person picked the element at a point: resolve it, hand it to a waiting browser_pick, and emit `picked`. */
+export async function pick(
+  page: BrowPage,
+  x: number,
+  y: number,
+): Promise<PickedElement & { delivered: boolean }> {
   const element = await elementAt(page, x, y);
-  page.session.events.emit('picked', page.session.id, { page_id: page.id, element });
-  return element;
+  const waiters = page.state.peek(requestsSlot)?.splice(0) ?? [];
+  const delivered = waiters.length > 0;
+  const event = page.session.events.emit('picked', page.session.id, {
+    page_id: page.id,
+    element,
+    delivered,
+    ...(delivered ? { pick_id: waiters[0]!.info.pick_id } : {}),
+  });
+  for (const w of waiters) w.resolve(element);
+  const kept = page.session.state.get(picksSlot).items;
+  kept.push({ seq: event.seq, page_id: page.id, picked_at: event.timestamp, delivered, element });
+  if (kept.length > MAX_KEPT) kept.splice(0, kept.length - MAX_KEPT);
+  return { ...element, delivered };
+}
+
+/**
+ * Ask a person to point at an element on the page (the console shows the request with the
+ * instructions) and wait for the pick, the timeout (timeout) or the caller's abort.
+ */
+export async function requestPick(
+  page: BrowPage,
+  opts: { instructions: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<{ pick_id: string; element: PickedElement; waited_ms: number }> {
+  page.assertOpen();
+  const started = Date.now();
+  const info: PickRequest = {
+    pick_id: newId('k'),
+    page_id: page.id,
+    session_id: page.session.id,
+    instructions: opts.instructions,
+    started_at: started,
+    timeout_at: started + opts.timeoutMs,
+  };
+  const waiters = page.state.get(requestsSlot);
+  let waiter!: Waiter;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  let offGone: (() => void) | undefined;
+  const picked = new Promise<PickedElement>((resolve, reject) => {
+    waiter = { info, resolve };
+    timer = setTimeout(
+      () =>
+        reject(
+          new BrowserError('timeout', `Nobody picked an element on ${page.id} within ${opts.timeoutMs} ms.`, {
+            hint: 'Ask again with a longer timeout_ms, and tell the person to open the brow web console.',
+          }),
+        ),
+      opts.timeoutMs,
+    );
+    onAbort = () =>
+      reject(new BrowserError('timeout', 'The pick was cancelled: its caller cancelled it or went away.'));
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    offGone = page.session.events.subscribe({ session_id: page.session.id }, (e) => {
+      if (e.type === 'session-stopped' || (e.type === 'page-closed' && e.page_id === page.id)) {
+        reject(new BrowserError('page_closed', `Page ${page.id} closed before anything was picked.`));
+      }
+    });
+  });
+  waiters.push(waiter);
+  page.session.touch(opts.timeoutMs);
+  page.session.events.emit('pick-requested', page.session.id, {
+    page_id: page.id,
+    pick_id: info.pick_id,
+    instructions: opts.instructions,
+    timeout_ms: opts.timeoutMs,
+  });
+  try {
+    const element = await picked;
+    return { pick_id: info.pick_id, element, waited_ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+    offGone?.();
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    const i = waiters.indexOf(waiter);
+    if (i >= 0) waiters.splice(i, 1);
+    page.session.touch();
+  }
+}
+
+/** Pick requests pending on a core's pages, oldest first. */
+export function pendingPicks(core: BrowCore): PickRequest[] {
+  const out: PickRequest[] = [];
+  for (const s of core.sessions.values()) {
+    for (const p of s.pages.values()) for (const w of p.state.peek(requestsSlot) ?? []) out.push(w.info);
+  }
+  return out.sort((a, b) => a.started_at - b.started_at);
+}
+
+/** The picks of the sessions a caller sees (or one session), oldest first; read ones are dropped unless keep. */
+export function readPicks(
+  core: BrowCore,
+  by: { session_id?: string | undefined; page_id?: string | undefined; keep?: boolean },
+  owner: string | null,
+): (StoredPick & { session_id: string })[] {
+  const sessions = by.session_id
+    ? [core.session(by.session_id, owner)]
+    : [...core.sessions.values()].filter((s) => !s.closed && visibleTo(s, owner));
+  const out: (StoredPick & { session_id: string })[] = [];
+  for (const s of sessions) {
+    const kept = s.state.peek(picksSlot);
+    if (!kept) continue;
+    const mine = kept.items.filter((p) => !by.page_id || p.page_id === by.page_id);
+    out.push(...mine.map((p) => ({ ...p, session_id: s.id })));
+    if (!by.keep) kept.items = kept.items.filter((p) => !mine.includes(p));
+  }
+  return out.sort((a, b) => a.picked_at - b.picked_at);
 }

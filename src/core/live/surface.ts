@@ -9,7 +9,7 @@ import type { BrowPage } from '../session/page.js';
 import { pendingHandoffs, type PendingHandoff } from './handoff.js';
 import { dispatchInput, liveInputSchema } from './input.js';
 import { liveIfAny, liveOf } from './page-live.js';
-import { elementAt, pick, type PickedElement } from './pick.js';
+import { elementAt, pendingPicks, pick, type PickedElement, type PickRequest } from './pick.js';
 import { recorderOf } from './recorder.js';
 import type { FrameListener } from './screencast.js';
 
@@ -36,6 +36,10 @@ export interface LiveSession {
 export interface LiveOverview {
   sessions: LiveSession[];
   handoffs: PendingHandoff[];
+  /** browser_pick calls waiting for a person to point at an element. */
+  picks: PickRequest[];
+  /** The page the agent used last: the console opens on it. */
+  last_page_id: string | null;
 }
 
 export interface LiveSurface {
@@ -46,8 +50,8 @@ export interface LiveSurface {
   input(pageId: string, event: unknown): Promise<void>;
   /** The element at a viewport point, without announcing it. */
   inspect(pageId: string, x: number, y: number): Promise<PickedElement>;
-  /** The element at a viewport point, announced as a `picked` event. */
-  pick(pageId: string, x: number, y: number): Promise<PickedElement>;
+  /** The element at a viewport point, announced as a `picked` event (delivered: a browser_pick call got it). */
+  pick(pageId: string, x: number, y: number): Promise<PickedElement & { delivered: boolean }>;
 }
 
 /** The page's title from the browser side: never waits on a page whose script is frozen. */
@@ -94,7 +98,13 @@ export function liveSurface(core: BrowCore): LiveSurface {
             pages: await Promise.all([...s.pages.values()].filter((p) => !p.closed).map(pageOf)),
           })),
       );
-      return { sessions, handoffs: pendingHandoffs(core) };
+      const last = core.lastPageId ? core.findPage(core.lastPageId) : null;
+      return {
+        sessions,
+        handoffs: pendingHandoffs(core),
+        picks: pendingPicks(core),
+        last_page_id: last && !last.closed ? last.id : null,
+      };
     },
     watch(pageId, listener) {
       return liveOf(find(pageId)).screencast.subscribe(listener);

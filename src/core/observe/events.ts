@@ -10,7 +10,13 @@ export const EVENT_TYPES = [
   'download',
   'page-opened',
   'page-closed',
+  /** A page's renderer crashed: its calls answer browser_crashed. */
+  'page-crashed',
+  /** A page's script stopped answering and brow terminated it. */
+  'page-unresponsive',
   'picked',
+  /** An agent asked a person to pick an element (browser_pick). */
+  'pick-requested',
   'handoff-requested',
   'handoff-resolved',
   /** An agent action starts (the console's ghost cursor follows it). */

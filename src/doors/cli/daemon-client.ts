@@ -30,17 +30,43 @@ export class DaemonUnreachable extends Error {
   override readonly name = 'DaemonUnreachable';
 }
 
-/** Send one request and read one line back. */
-export function request<T = Record<string, unknown>>(socket: string, req: DaemonRequest): Promise<T> {
+/** What a long call reports while it runs (a daemon `progress` line). */
+export interface DaemonProgress {
+  done: number;
+  total?: number;
+  message?: string;
+}
+
+/** Send one request and read its answer line back (after any `progress` lines, given to onProgress). */
+export function request<T = Record<string, unknown>>(
+  socket: string,
+  req: DaemonRequest,
+  onProgress?: (p: DaemonProgress) => void,
+): Promise<T> {
   return new Promise((resolvePromise, reject) => {
     const c = createConnection(socket);
     let buf = '';
+    let answer = '';
     c.setEncoding('utf8');
     c.once('connect', () => c.write(`${JSON.stringify(req)}\n`));
-    c.on('data', (chunk: string) => (buf += chunk));
+    c.on('data', (chunk: string) => {
+      buf += chunk;
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (answer || !line) continue;
+        if (line.startsWith('{"progress":')) {
+          try {
+            onProgress?.((JSON.parse(line) as { progress: DaemonProgress }).progress);
+          } catch {
+            // a progress line is only a courtesy
+          }
+        } else answer = line;
+      }
+    });
     c.once('error', (e) => reject(new DaemonUnreachable(`The daemon at ${socket} failed: ${e.message}`)));
     c.once('close', () => {
-      const line = buf.split('\n')[0] ?? '';
+      const line = answer || buf.split('\n')[0] || '';
       if (!line) return reject(new DaemonUnreachable(`The daemon at ${socket} closed without answering.`));
       try {
         resolvePromise(JSON.parse(line) as T);
@@ -99,6 +125,7 @@ export async function invokeViaDaemon(
   name: string,
   input: unknown,
   notice?: StartNotice,
+  onProgress?: (p: DaemonProgress) => void,
 ): Promise<{ outcome: Outcome; warnings: string[] }> {
   // the first call's answer comes once the daemon and its Chromium are up: the notice ends then
   let ready: ((ok: boolean) => void) | undefined;
@@ -106,7 +133,11 @@ export async function invokeViaDaemon(
   let reply: Reply;
   try {
     const socket = await ensureDaemon(t, notice && { starting: () => (ready = notice.starting()) });
-    reply = await request<Reply>(socket, { op: 'invoke', name, input });
+    reply = await request<Reply>(
+      socket,
+      { op: 'invoke', name, input, ...(onProgress ? { progress: true } : {}) },
+      onProgress,
+    );
   } catch (e) {
     ready?.(false);
     throw e;

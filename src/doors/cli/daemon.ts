@@ -14,6 +14,8 @@ export interface DaemonRequest {
   op: 'invoke' | 'status' | 'stop' | 'ping';
   name?: string;
   input?: unknown;
+  /** invoke: send `{progress: {done, total?, message?}}` lines before the answer line. */
+  progress?: boolean;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface DaemonStatus {
   build: string;
   cwd: string;
   sessions: unknown[];
+  /** The web console this daemon serves (token included), or null. */
+  console_url: string | null;
 }
 
 export interface DaemonOptions {
@@ -105,6 +109,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   // loaded here, not at the top: the CLI client imports this file for probe() and BUILD only
   const { BrowRuntime } = await import('../../runtime/runtime.js');
   const runtime = new BrowRuntime(daemonConfig(opts));
+  const { consoleFromConfig } = await import('../console/serve-console.js');
+  const consoleDoor = consoleFromConfig(runtime, log);
   const startedAt = Date.now();
   let lastUsed = startedAt;
   let inFlight = 0;
@@ -118,6 +124,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       log(`stopping (${why})`);
       if (idleTimer) clearTimeout(idleTimer);
       server.close();
+      await consoleDoor.close().catch(() => undefined);
       await runtime.close().catch((e: unknown) => log(`closing the browser failed: ${String(e)}`));
       try {
         unlinkSync(socket);
@@ -151,12 +158,22 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       build: BUILD,
       cwd: process.cwd(),
       sessions: sessions.ok ? ((sessions.data.sessions as unknown[]) ?? []) : [],
+      console_url: (await consoleDoor.ready)?.url ?? null,
     };
   };
 
-  const answer = async (req: DaemonRequest): Promise<unknown> => {
+  const answer = async (req: DaemonRequest, sock: Socket, gone: AbortSignal): Promise<unknown> => {
     if (req.op === 'invoke') {
-      const outcome = await runtime.invoke(String(req.name), req.input ?? {});
+      const progress = req.progress
+        ? (done: number, total?: number, message?: string) => {
+            if (!gone.aborted && sock.writable)
+              sock.write(`${JSON.stringify({ progress: { done, total, message } })}\n`);
+          }
+        : undefined;
+      const outcome = await runtime.invoke(String(req.name), req.input ?? {}, {
+        signal: gone,
+        ...(progress ? { progress } : {}),
+      });
       return { outcome, daemon: { config_file: opts.loaded.file, build: BUILD } };
     }
     if (req.op === 'status') return { status: await status() };
@@ -172,8 +189,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       buf += chunk;
       const nl = buf.indexOf('\n');
       if (nl < 0) return;
-      sock.pause();
       const line = buf.slice(0, nl);
+      // one request per connection: read on only to hear the client leave (Ctrl-C), which cancels the call
+      sock.removeAllListeners('data');
+      sock.on('data', () => undefined);
+      const gone = new AbortController();
+      let answered = false;
+      const left = () => {
+        if (!answered) gone.abort(new Error('the client went away'));
+      };
+      sock.once('end', left);
+      sock.once('close', left);
       inFlight++;
       lastUsed = Date.now();
       if (idleTimer) clearTimeout(idleTimer);
@@ -182,11 +208,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
         let req: DaemonRequest | null = null;
         try {
           req = JSON.parse(line) as DaemonRequest;
-          reply = await answer(req);
+          reply = await answer(req, sock, gone.signal);
         } catch (e) {
           reply = { error: String(e) };
         }
-        sock.end(`${JSON.stringify(reply)}\n`);
+        answered = true;
+        if (sock.writable) sock.end(`${JSON.stringify(reply)}\n`);
         inFlight--;
         lastUsed = Date.now();
         if (req?.op === 'stop') void shutdown('asked to stop');

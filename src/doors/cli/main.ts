@@ -12,7 +12,12 @@ import { daemonCommand, doctorCommand, profileOf, runtimeFromArgs } from './buil
 import { capabilityCommands, commandName, GLOBAL_FLAGS, VALUE_FLAGS, type CommandSpec } from './commands.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config-cmd.js';
-import { DaemonUnreachable, invokeViaDaemon, type StartNotice } from './daemon-client.js';
+import {
+  DaemonUnreachable,
+  invokeViaDaemon,
+  type DaemonProgress,
+  type StartNotice,
+} from './daemon-client.js';
 import { commandHelp, mainHelp } from './help.js';
 import { printOutcome, stdio, type Streams } from './output.js';
 import { nearest } from '../../runtime/near.js';
@@ -211,14 +216,46 @@ async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Pr
       return (ok) => io.err(ok ? ` ready (${((Date.now() - t0) / 1000).toFixed(1)} s)\n` : ' failed\n');
     },
   };
+  const status = progressPrinter(io, spec.capability.group === 'live');
   const { outcome, warnings } = await invokeViaDaemon(
     target,
     spec.capability.name,
     absolutePaths(input, process.cwd()),
     notice,
-  );
+    status.show,
+  ).finally(status.end);
   for (const w of warnings) io.err(`${w}\n`);
   return printOutcome(forCli(outcome), globals.json, io);
+}
+
+/**
+ * How a long call's progress shows on stderr: one status line rewritten in place on a terminal;
+ * elsewhere only the first message of a call that needs a person (it says where to go), once.
+ */
+function progressPrinter(
+  io: Streams,
+  person: boolean,
+): { show: (p: DaemonProgress) => void; end: () => void } {
+  let shown = false;
+  let width = 0;
+  const tty = io.errIsTty === true;
+  return {
+    show: (p) => {
+      const text = renderHint(p.message ?? `${p.done}${p.total ? ` of ${p.total}` : ''}`, 'cli');
+      if (tty) {
+        const line = text.length > 160 ? `${text.slice(0, 159)}…` : text;
+        io.err(`\r${line.padEnd(width)}`);
+        width = line.length;
+        shown = true;
+      } else if (person && !shown) {
+        io.err(`brow: ${text}\n`);
+        shown = true;
+      }
+    },
+    end: () => {
+      if (tty && shown) io.err(`\r${' '.repeat(width)}\r`);
+    },
+  };
 }
 
 /** An answer as the CLI gives it: tools named in its text and hint are written as brow commands. */

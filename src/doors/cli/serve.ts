@@ -29,14 +29,21 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     });
   }
   const { runtime } = await runtimeFromArgs(argv, values.caps);
-  const [{ consoleRoute }, { eventsRoute }, { startHttpServer }, { mcpHttpRoute }, { demoRoute }] =
-    await Promise.all([
-      import('../console/routes.js'),
-      import('../http/events-route.js'),
-      import('../http/server.js'),
-      import('../mcp/http.js'),
-      import('./demo.js'),
-    ]);
+  const [
+    { consoleRoute },
+    { eventsRoute },
+    { startHttpServer },
+    { mcpHttpRoute },
+    { demoRoute },
+    { setConsoleUrl },
+  ] = await Promise.all([
+    import('../console/routes.js'),
+    import('../http/events-route.js'),
+    import('../http/server.js'),
+    import('../mcp/http.js'),
+    import('./demo.js'),
+    import('../../capabilities/live-surface.js'),
+  ]);
   const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {
     host: values.host,
@@ -52,6 +59,11 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     `brow serving the tool API at ${server.url}/v1/tools, MCP at ${server.url}/mcp, events at ${server.url}/v1/events\n`,
   );
   io.out(`Web console: ${server.url}/${values.token ? '?token=<your token>' : ''}\n`);
+  // handoffs name it for the agent's callers, who hold the token already
+  setConsoleUrl(
+    runtime.core,
+    `${server.url}/${values.token ? `?token=${encodeURIComponent(values.token)}` : ''}`,
+  );
   if (values.demo) {
     const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
     io.out(`${opened.content}\n`);
@@ -67,23 +79,29 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
   });
 }
 
-/** `brow mcp`: MCP on stdio until the client goes away. */
+/** `brow mcp`: MCP on stdio until the client goes away, and the web console on a loopback port (config `console`). */
 export async function mcpCommand(argv: string[]): Promise<number> {
   const rest = extractConfigArgs(argv).rest;
   const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
   const { runtime } = await runtimeFromArgs(argv, values.caps);
   // the client will open a page: launch Chromium while it connects and lists the tools
   if (runtime.config.prelaunch) runtime.core.prelaunch();
-  // the MCP SDK loads while Chromium starts
-  const { runMcpStdio } = await import('../mcp/stdio.js');
+  // stdout carries only MCP: the console's address goes to stderr, which MCP clients log
+  const log = (line: string) => void process.stderr.write(`brow: ${line}\n`);
+  // the MCP SDK and the console load while Chromium starts; the console listens in the background
+  const [{ runMcpStdio }, door] = await Promise.all([
+    import('../mcp/stdio.js'),
+    import('../console/serve-console.js').then((m) => m.consoleFromConfig(runtime, log)),
+  ]);
+  const close = () => Promise.all([door.close().catch(() => undefined), runtime.close()]);
   // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike
-  const onSignal = () => void runtime.close().finally(() => process.exit(0));
+  const onSignal = () => void close().finally(() => process.exit(0));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
     await runMcpStdio(runtime);
   } finally {
-    await runtime.close();
+    await close();
   }
   return 0;
 }

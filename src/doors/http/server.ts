@@ -141,8 +141,7 @@ export async function startHttpServer(
         }
       }
       const owner = req.headers['x-brow-client'];
-      const outcome = await runtime.invoke(m[1]!, input, { owner: typeof owner === 'string' ? owner : null });
-      return sendJson(res, 200, outcome);
+      return runTool(req, res, m[1]!, input, typeof owner === 'string' ? owner : null);
     }
     refuse(
       res,
@@ -151,6 +150,60 @@ export async function startHttpServer(
       `No route ${req.method} ${url.pathname}.`,
       'Tools are at POST /v1/tools/<name>; GET /v1/tools lists them.',
     );
+  }
+
+  /**
+   * Run a tool for a request. A client that goes away before the answer aborts the call (a handoff or
+   * wait ends, the page is freed). With `Accept: text/event-stream` the answer is a stream: `progress`
+   * events ({done, total, message}) while the tool works, then one `result` event (the outcome).
+   */
+  async function runTool(
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    input: unknown,
+    owner: string | null,
+  ): Promise<void> {
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableEnded) gone.abort(new Error('the client went away'));
+    };
+    res.once('close', onClose);
+    const streaming = /\btext\/event-stream\b/.test(req.headers.accept ?? '');
+    const event = (type: string, data: unknown) => {
+      if (!res.writableEnded && !res.destroyed)
+        res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    if (streaming) {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+      res.write(': brow tool call\n\n');
+    }
+    try {
+      const outcome = await runtime.invoke(name, input, {
+        owner,
+        signal: gone.signal,
+        ...(streaming
+          ? {
+              progress: (done: number, total?: number, message?: string) =>
+                event('progress', {
+                  done,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message ? { message } : {}),
+                }),
+            }
+          : {}),
+      });
+      if (gone.signal.aborted) return;
+      if (!streaming) return sendJson(res, 200, outcome);
+      event('result', outcome);
+      res.end();
+    } finally {
+      res.off('close', onClose);
+    }
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -45,7 +45,28 @@ export function createMcpServer(runtime: BrowRuntime, opts: McpServerOptions): S
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const outcome = await runtime.invoke(name, args ?? {}, { owner: opts.owner, signal: extra.signal });
+    const token = request.params._meta?.progressToken;
+    // progress notifications keep a long call alive (clients with resetTimeoutOnProgress) and show it
+    const progress =
+      token === undefined
+        ? undefined
+        : (done: number, total?: number, message?: string) =>
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: {
+                  progressToken: token,
+                  progress: done,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message ? { message } : {}),
+                },
+              })
+              .catch(() => undefined);
+    const outcome = await runtime.invoke(name, args ?? {}, {
+      owner: opts.owner,
+      signal: extra.signal,
+      ...(progress ? { progress } : {}),
+    });
     return toMcpResult(outcome, mode());
   });
   return server;

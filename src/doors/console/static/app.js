@@ -12,11 +12,22 @@ const STRUCTURAL = new Set([
   'page-closed',
   'handoff-requested',
   'handoff-resolved',
+  'pick-requested',
+  'picked',
   'dialog',
 ]);
 
 const $ = (id) => document.getElementById(id);
-const state = { sessions: [], handoffs: [], selected: null, refreshTimer: null };
+const state = {
+  sessions: [],
+  handoffs: [],
+  picks: [],
+  lastPageId: null,
+  selected: null,
+  refreshTimer: null,
+  // the page a link asked for (?page=…, as handoff answers give it), chosen once it is listed
+  wanted: new URLSearchParams(location.search).get('page'),
+};
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -26,8 +37,11 @@ function el(tag, cls, text) {
 }
 
 let toastTimer = null;
-function toast(text, kind = 'info', action) {
+/** What the toast shown now is about (a handoff id), so its end can clear it. */
+let toastAbout = null;
+function toast(text, kind = 'info', action, about = null) {
   const t = $('toast');
+  toastAbout = about;
   t.replaceChildren(el('span', '', text));
   if (action) {
     const b = el('button', 'mini', action.label);
@@ -47,10 +61,15 @@ function toast(text, kind = 'info', action) {
 const viewport = new Viewport({
   onPicked: (p) => {
     panes.show('picked');
+    const what = `Picked ${p.ref} <${p.tag}>${p.name ? ` “${p.name.slice(0, 40)}”` : ''}`;
+    // only a waiting browser_pick hears it at once; otherwise it waits to be read
     toast(
-      `Picked ${p.ref} <${p.tag}>${p.name ? ` “${p.name.slice(0, 40)}”` : ''}: the agent was notified.`,
+      p.delivered
+        ? `${what}: sent to the agent, which asked for it.`
+        : `${what}: kept for the agent (browser_read_picks, the picked event).`,
       'ok',
     );
+    refreshSoon();
   },
   onStats: (text) => ($('stats').textContent = text),
   toast,
@@ -70,12 +89,32 @@ function select(pageId) {
   render();
 }
 
+/** A browser_pick waiting for the person: its instructions and a Pick button on its page. */
+function pickItem(p) {
+  const li = el('li', 'handoff pick-request');
+  li.dataset.pickId = p.pick_id;
+  const meta = el('div', 'meta', `pick an element · waiting ${ago(p.started_at)}`);
+  meta.dataset.since = String(p.started_at);
+  const actions = el('div', 'actions');
+  const go = el('button', 'continue pick-now', 'Pick');
+  go.type = 'button';
+  go.addEventListener('click', () => {
+    select(p.page_id);
+    viewport.setPicking(true);
+  });
+  actions.append(go);
+  li.append(el('p', 'instructions', p.instructions), meta, actions);
+  return li;
+}
+
 function renderHandoffs() {
   const list = $('handoff-list');
   list.replaceChildren();
-  $('handoffs').hidden = state.handoffs.length === 0;
-  $('handoff-count').textContent = String(state.handoffs.length);
-  document.title = state.handoffs.length ? `(${state.handoffs.length}) brow console` : 'brow console';
+  const n = state.handoffs.length + state.picks.length;
+  $('handoffs').hidden = n === 0;
+  $('handoff-count').textContent = String(n);
+  document.title = n ? `(${n}) brow console` : 'brow console';
+  for (const p of state.picks) list.append(pickItem(p));
   for (const h of state.handoffs) {
     const li = el('li', 'handoff');
     li.dataset.handoffId = h.handoff_id;
@@ -95,6 +134,8 @@ function renderHandoffs() {
     go.addEventListener('click', async () => {
       go.disabled = true;
       try {
+        // what the person typed last lands before the page goes back to the agent
+        await viewport.drained();
         await call(`handoffs/${encodeURIComponent(h.handoff_id)}/confirm`, {});
         toast('Handed back to the agent.', 'ok');
       } catch (err) {
@@ -149,10 +190,16 @@ function renderSessions() {
 }
 
 function render() {
-  // keep a selection: the page waiting for a person first, else the first page
+  const listed = (id) => (id && allPages().some((p) => p.page_id === id) ? id : null);
+  // a page a link named, once; else keep the selection, else the page waiting for a person,
+  // the page the agent used last, the first page
+  if (listed(state.wanted)) {
+    state.selected = state.wanted;
+    state.wanted = null;
+  }
   if (!selectedPage()) {
-    const waiting = state.handoffs[0]?.page_id;
-    state.selected = waiting ?? allPages()[0]?.page_id ?? null;
+    const waiting = state.handoffs[0]?.page_id ?? state.picks[0]?.page_id;
+    state.selected = listed(waiting) ?? listed(state.lastPageId) ?? allPages()[0]?.page_id ?? null;
   }
   renderHandoffs();
   renderSessions();
@@ -170,6 +217,8 @@ async function refresh() {
     const { data } = await call('overview');
     state.sessions = data.sessions;
     state.handoffs = data.handoffs;
+    state.picks = data.picks ?? [];
+    state.lastPageId = data.last_page_id ?? null;
     render();
   } catch (err) {
     $('summary').textContent = `cannot reach brow: ${err.message}`;
@@ -199,10 +248,26 @@ function connect(types) {
       panes.onEvent(e);
       if (STRUCTURAL.has(type)) refreshSoon();
       if (type === 'handoff-requested') {
-        toast(`A person is needed: ${e.instructions}`, 'warn', {
-          label: 'View',
-          run: () => select(e.page_id),
-        });
+        toast(
+          `A person is needed: ${e.instructions}`,
+          'warn',
+          { label: 'View', run: () => select(e.page_id) },
+          e.handoff_id,
+        );
+      }
+      if (type === 'pick-requested') {
+        toast(
+          `The agent asks you to pick an element: ${e.instructions}`,
+          'warn',
+          { label: 'Pick', run: () => (select(e.page_id), viewport.setPicking(true)) },
+          e.pick_id,
+        );
+      }
+      // a resolved request's toast goes with it
+      const ended = type === 'handoff-resolved' ? e.handoff_id : type === 'picked' ? e.pick_id : null;
+      if (ended && ended === toastAbout) {
+        $('toast').hidden = true;
+        toastAbout = null;
       }
       if (type === 'dialog' && e.page_id === state.selected && e.dialog?.handled === 'pending') {
         $('dialog-text').textContent = `The page shows a ${e.dialog.type}: “${e.dialog.message}”`;

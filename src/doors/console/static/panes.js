@@ -75,20 +75,66 @@ function pickedRow(p) {
   const copy = el('button', 'mini', 'Copy ref');
   copy.type = 'button';
   copy.addEventListener('click', () => void navigator.clipboard?.writeText(p.ref));
-  head.append(ref, el('span', 'tag', `<${p.tag}>`), el('span', 'msg', p.name || p.text.slice(0, 80)), copy);
+  head.append(
+    ref,
+    el('span', 'tag', `<${p.tag}>`),
+    el('span', 'msg', p.name || p.text.slice(0, 80)),
+    el('span', 'src', p.delivered ? 'sent to the agent' : 'kept for the agent'),
+    copy,
+  );
   const html = el('pre', 'html', p.outer_html);
   li.append(head, html);
   return li;
 }
 
+const shortPage = (id) => (id ? String(id) : '');
+const quote = (t, n = 60) => (t ? ` “${String(t).slice(0, n)}”` : '');
+
+/** An event as a person reads it: what happened, on which ref and page, and how it ended. */
+function describeEvent(e) {
+  const on = e.page_id ? ` on ${shortPage(e.page_id)}` : '';
+  switch (e.type) {
+    case 'action':
+      return `agent ${e.action ?? 'acts'}${e.ref ? ` ${e.ref}` : ''}${on}`;
+    case 'navigated':
+      return `${shortPage(e.page_id)} → ${e.url}`;
+    case 'page-opened':
+      return `opened ${shortPage(e.page_id)}${e.opener_page_id ? ` (from ${e.opener_page_id})` : ''}`;
+    case 'page-closed':
+      return `closed ${shortPage(e.page_id)}`;
+    case 'session-started':
+      return `session started${e.url ? ` at ${e.url}` : ''}`;
+    case 'session-stopped':
+      return `session stopped (${e.reason ?? 'stopped'})`;
+    case 'handoff-requested':
+      return `handoff ${e.handoff_id}${on}: ${e.instructions} → waiting for a person`;
+    case 'handoff-resolved':
+      return `handoff ${e.handoff_id}${on} → ${e.confirmed ? 'confirmed' : 'not confirmed'} (${e.via})${e.page_closed ? ', page closed' : ''}`;
+    case 'pick-requested':
+      return `agent asks for a pick${on}: ${e.instructions}`;
+    case 'picked': {
+      const el = e.element ?? {};
+      return `picked ${el.ref} <${el.tag}>${quote(el.name || el.text, 40)}${on} → ${e.delivered ? 'sent to the agent' : 'kept for the agent'}`;
+    }
+    case 'dialog': {
+      const d = e.dialog ?? {};
+      return `${d.type ?? 'dialog'}${quote(d.message)}${on} → ${d.handled ?? 'pending'}`;
+    }
+    case 'download': {
+      const d = e.download ?? {};
+      return `download ${d.suggested_filename ?? d.filename ?? d.url ?? ''}${on} → ${d.state ?? ''}`;
+    }
+    default:
+      return String(e.url ?? e.instructions ?? e.action ?? e.reason ?? e.entry?.text ?? e.entry?.url ?? '');
+  }
+}
+
 function eventRow(e) {
   const li = el('li', `row ev ev-${e.type}`);
-  const detail =
-    e.url ?? e.instructions ?? e.action ?? e.reason ?? e.entry?.text ?? e.entry?.url ?? e.element?.ref ?? '';
   li.append(
     el('time', 'ts', time(e.timestamp)),
     el('span', 'lvl', e.type),
-    el('span', 'msg', String(detail)),
+    el('span', 'msg', describeEvent(e)),
   );
   return li;
 }
@@ -135,7 +181,8 @@ export class Panes {
     if (e.session_id !== this.sessionId) return;
     if (e.type === 'console-event') this.panes.console.put(e.entry.seq, consoleRow(e.entry));
     else if (e.type === 'network-event') this.panes.network.put(e.entry.seq, networkRow(e.entry));
-    else if (e.type === 'picked') this.panes.picked.put(`${e.seq}`, pickedRow(e.element));
+    else if (e.type === 'picked')
+      this.panes.picked.put(`${e.seq}`, pickedRow({ ...e.element, delivered: e.delivered }));
     if (e.type !== 'console-event' && e.type !== 'network-event')
       this.panes.events.put(`${e.seq}`, eventRow(e));
   }

@@ -19,6 +19,7 @@ export class Viewport {
     this.picking = false;
     this.queue = [];
     this.sending = false;
+    this.drainers = [];
     this.frameTimes = [];
     this.latencies = [];
     this.inspecting = false;
@@ -77,9 +78,7 @@ export class Viewport {
     const lat = this.latencies.length
       ? ` · input ${Math.round(this.latencies.reduce((a, b) => a + b, 0) / this.latencies.length)} ms`
       : '';
-    this.hooks.onStats(
-      `${fps.toFixed(fps < 10 ? 1 : 0)} fps · ${size}${lat}${this.page.read_only ? ' · read-only: watching only' : ''}`,
-    );
+    this.hooks.onStats(`${rate} · ${size}${lat}${this.page.read_only ? ' · read-only: watching only' : ''}`);
   }
 
   /** Page CSS px of a mouse event over the image. */
@@ -122,7 +121,14 @@ export class Viewport {
     } finally {
       this.sending = false;
       if (this.queue.length) void this.flush();
+      else for (const done of this.drainers.splice(0)) done();
     }
+  }
+
+  /** Resolves once every input event sent so far has reached the page (before Continue hands it back). */
+  drained() {
+    if (!this.sending && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainers.push(resolve));
   }
 
   setPicking(on) {

@@ -1,0 +1,55 @@
+/** Progress of a long call: a first line at once, then one every few seconds until stopped. */
+import { BrowserError } from '../core/errors.js';
+import type { CapabilityContext } from './define.js';
+
+/** How often a long call reports while it waits: well inside a client's 60 s request timeout. */
+export const PROGRESS_EVERY_MS = 5000;
+
+/**
+ * Report `message(elapsed ms)` now and every `everyMs` until the returned function is called;
+ * `totalMs` is the most the call waits. Nothing happens when the caller asked for no progress.
+ */
+export function heartbeat(
+  ctx: CapabilityContext,
+  totalMs: number,
+  message: (elapsedMs: number) => string,
+  everyMs = PROGRESS_EVERY_MS,
+): () => void {
+  const progress = ctx.progress;
+  if (!progress) return () => undefined;
+  const t0 = Date.now();
+  const tell = () => {
+    const elapsed = Date.now() - t0;
+    try {
+      progress(Math.min(elapsed, totalMs), totalMs, message(elapsed));
+    } catch {
+      // a door that cannot carry progress any more (its caller left) is no reason to fail the call
+    }
+  };
+  tell();
+  const timer = setInterval(tell, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Seconds for a status line: "12 s". */
+export const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
+/**
+ * The promise, or a rejection as soon as the signal aborts (with its reason when that is a
+ * BrowserError, e.g. invoke's deadline; else a timeout naming the cancellation).
+ */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  const fail = (): Error =>
+    signal.reason instanceof BrowserError
+      ? signal.reason
+      : new BrowserError('timeout', 'The call was cancelled: its caller cancelled it or went away.');
+  if (signal.aborted) return Promise.reject(fail());
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(fail());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([p, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}

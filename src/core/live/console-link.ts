@@ -1,0 +1,25 @@
+/**
+ * Where a person finds brow's web console for a core: the door that serves it (`brow serve`,
+ * `brow mcp`, the CLI daemon) says so once, and handoffs, picks and the doctor name the address.
+ * Kept per core (one core, one console), not per page or session.
+ */
+import type { BrowCore } from '../core.js';
+
+const links = new WeakMap<BrowCore, Promise<string | null>>();
+
+/** Record the console's base URL (with its token, if any), or a promise of it while it starts. */
+export function setConsoleUrl(core: BrowCore, url: string | null | Promise<string | null>): void {
+  links.set(
+    core,
+    Promise.resolve(url).catch(() => null),
+  );
+}
+
+/** The console's URL, opened on a page when one is named; null when no console is served. */
+export async function consoleUrl(core: BrowCore, pageId?: string): Promise<string | null> {
+  const base = await (links.get(core) ?? Promise.resolve(null));
+  if (!base || !pageId) return base;
+  const u = new URL(base);
+  u.searchParams.set('page', pageId);
+  return u.toString();
+}
