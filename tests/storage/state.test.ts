@@ -38,6 +38,8 @@ function siteRoutes(s: FixtureServer): void {
 }
 
 beforeAll(async () => {
+  // each test sets the key it means; one from the developer's shell must not encrypt the others
+  delete process.env.BROW_STATE_KEY;
   ensureInjectedBuilt();
   server = await startFixtureServer();
   siteRoutes(server);
