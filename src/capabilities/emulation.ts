@@ -45,7 +45,7 @@ export const emulateCap = defineCapability({
       .min(1)
       .max(100)
       .optional()
-      .describe('e.g. "iPhone 15 Pro", "Pixel 7", "iPad Mini landscape"'),
+      .describe('e.g. "iPhone 15 Pro", "Pixel 5", "iPad Mini landscape"'),
     viewport: z
       .object({
         width: z.number().int().min(100).max(7680).optional().describe('CSS px'),

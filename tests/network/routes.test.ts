@@ -122,6 +122,27 @@ describe('routes', () => {
     }
     expect(popup).toBeDefined();
     expect(await get(popup!, '/api/popup')).toEqual({ status: 200, text: 'routed' });
+    // a popup whose first document a route matches is loaded again under the route
+    await h.ok('browser_route', {
+      page_id: pageId,
+      pattern: 'popup=faked',
+      action: 'fulfill',
+      body: '<!doctype html><title>Faked</title><h1>Faked popup</h1>',
+      content_type: 'text/html',
+    });
+    await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: "void window.open('/network/app.html?popup=faked')",
+    });
+    let faked: string | null = null;
+    for (let i = 0; i < 50 && faked !== 'Faked popup'; i++) {
+      const pages = await h.ok('browser_list_pages', {});
+      const p = pages.pages.find((x: any) => String(x.url).includes('popup=faked'));
+      const raw = p ? h.rt.core.findPage(p.page_id)?.raw : undefined;
+      faked = raw ? await raw.$eval('h1', (e) => e.textContent).catch(() => null) : null;
+      if (faked !== 'Faked popup') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(faked).toBe('Faked popup');
     // a page opened later in the same session
     const later = await h.open('network/app.html');
     expect(await get(later, '/api/later')).toEqual({ status: 200, text: 'routed' });

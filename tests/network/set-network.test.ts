@@ -201,6 +201,24 @@ describe('browser_set_network', () => {
     expect((await get(pageId, cross)).text).toBe('server');
   });
 
+  it('a popup the page opens on a refused origin does not stay there', async () => {
+    const pageId = await freshPage('network/app.html');
+    await h.ok('browser_set_network', { page_id: pageId, allowed_origins: [h.server.origin] });
+    const target = `${h.server.crossOrigin}/network/app.html?popup=refused`;
+    await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: `void window.open(${JSON.stringify(target)})`,
+    });
+    const popup = await until(
+      async () => (await h.ok('browser_list_pages', {})).pages.find((p: any) => p.opener_page_id === pageId),
+      (p) => p !== undefined && !String(p.url).startsWith(h.server.crossOrigin),
+    );
+    expect(popup).toBeDefined();
+    expect(String(popup.url)).not.toContain('localhost');
+    const log = await h.ok('browser_read_network', { page_id: popup.page_id, clear: false });
+    expect(log.network_entries.some((e: any) => e.blocked_by === 'allowed_origins')).toBe(true);
+  });
+
   it('refuses an origin entry it cannot read', async () => {
     const pageId = await freshPage('network/app.html');
     const bad = await h.err('browser_set_network', {

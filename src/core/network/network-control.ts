@@ -195,6 +195,37 @@ async function applyToPage(page: BrowPage, fresh = false): Promise<void> {
     work.push(pn.wsGuard.update(policy));
   }
   await Promise.all(work);
+  if (fresh && page.openerPageId !== null) await recheckPopup(page, st);
+}
+
+/**
+ * A popup starts loading before brow adopts it (puppeteer resumes the new target first), so its
+ * first document escaped the policy: one on a refused origin is sent to about:blank (and logged),
+ * one a route matches is loaded again under the route.
+ */
+async function recheckPopup(page: BrowPage, st: NetworkState): Promise<void> {
+  const url = page.raw.url();
+  const policy = originPolicy(st.settings);
+  const verdict = policy ? originVerdict(url, policy) : null;
+  if (verdict) {
+    const session = page.session;
+    const entry = session.network.push({
+      page_id: page.id,
+      timestamp: Date.now(),
+      method: 'GET',
+      url: url.slice(0, 2000),
+      resource_type: 'document',
+      failed: true,
+      error: `blocked by ${verdict} (a popup's first document, left for about:blank)`,
+      blocked_by: verdict,
+      pending: false,
+      duration_ms: 0,
+    });
+    session.events.emit('network-event', session.id, { page_id: page.id, entry });
+    await page.raw.goto('about:blank').catch(() => undefined);
+  } else if (st.routes.some((r) => r.test(url))) {
+    await page.raw.reload().catch(() => undefined);
+  }
 }
 
 /** Apply the session's network state to every open page (new pages get it from the page setup). */
