@@ -138,8 +138,11 @@ export const loadStateCap = defineCapability({
     const session = sessionOf(ctx, input);
     const { loadState } = await import('../core/storage/profiles.js');
     const r = await loadState(session, ctx.core.config, input);
+    const failed = r.failed_origins.length
+      ? ` localStorage of ${r.failed_origins.length} origin(s) could not be restored: ${r.failed_origins.slice(0, 5).join(', ')}.`
+      : '';
     return {
-      text: `Loaded ${r.cookies} cookie(s) and storage of ${r.origins} origin(s) from ${r.file} into ${session.id}. Reload open pages to see it.`,
+      text: `Loaded ${r.cookies} cookie(s) and storage of ${r.origins} origin(s) from ${r.file} into ${session.id}.${failed} Reload open pages to see it.`,
       data: { session_id: session.id, ...r },
     };
   },

@@ -246,8 +246,34 @@ describe('saved state', () => {
     writeFileSync(join(workspace, 'not-state.json'), '{"hello": 1}');
     const foreign = await err(rt, 'browser_load_state', { session_id: s.session_id, path: 'not-state.json' });
     expect(foreign.code).toBe('invalid_request');
+    writeFileSync(join(workspace, 'damaged.json'), '{"brow_state": 1, "cookies": {}, "origins": []}');
+    const damaged = await err(rt, 'browser_load_state', { session_id: s.session_id, path: 'damaged.json' });
+    expect(damaged.code).toBe('invalid_request');
+    expect(damaged.content).toMatch(/is damaged/);
     const absent = await err(rt, 'browser_load_state', { session_id: s.session_id, path: 'none.json' });
     expect(absent.code).toBe('invalid_request');
+    // an origin that cannot be visited is named; the others are restored
+    writeFileSync(
+      join(workspace, 'partly.json'),
+      JSON.stringify({
+        brow_state: 1,
+        saved_at: new Date().toISOString(),
+        cookies: [],
+        origins: [
+          { origin: 'http://[bad', local_storage: [['k', 'v']], session_storage: [] },
+          { origin: server.origin, local_storage: [['kept', 'yes']], session_storage: [] },
+        ],
+      }),
+    );
+    const partly = await ok(rt, 'browser_load_state', { session_id: s.session_id, path: 'partly.json' });
+    expect(partly.failed_origins).toEqual(['http://[bad']);
+    expect(partly.__content).toMatch(/localStorage of 1 origin\(s\) could not be restored: http:\/\/\[bad\./);
+    const p = await ok(rt, 'browser_open_page', {
+      session_id: s.session_id,
+      url: server.url('storage/login.html'),
+    });
+    const kept = await rt.core.findPage(p.page_id)!.raw.evaluate(() => localStorage.getItem('kept'));
+    expect(kept).toBe('yes');
     const gone = await err(rt, 'browser_save_state', { session_id: 's_nope', profile: 'x' });
     expect(gone.code).toBe('session_not_found');
     await rt.close();

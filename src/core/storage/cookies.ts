@@ -17,6 +17,7 @@ export interface StoredCookie {
   sameSite?: 'Strict' | 'Lax' | 'None';
   sourcePort?: number;
   sourceScheme?: 'Unset' | 'NonSecure' | 'Secure';
+  priority?: 'Low' | 'Medium' | 'High';
   partitionKey?: unknown;
 }
 
@@ -103,6 +104,11 @@ function paramOf(c: StoredCookie) {
     httpOnly: c.httpOnly,
     ...(c.sameSite ? { sameSite: c.sameSite } : {}),
     ...(!c.session && c.expires > 0 ? { expires: c.expires } : {}),
+    ...(c.priority ? { priority: c.priority } : {}),
+    // a partitioned (CHIPS) cookie goes back into its partition
+    ...(c.partitionKey
+      ? { partitionKey: c.partitionKey as { topLevelSite: string; hasCrossSiteAncestor: boolean } }
+      : {}),
   };
 }
 

@@ -34,11 +34,11 @@ export async function loadState(
   session: Session,
   config: BrowConfig,
   where: StateTarget,
-): Promise<Omit<SavedInfo, 'encrypted'>> {
+): Promise<Omit<SavedInfo, 'encrypted'> & { failed_origins: string[] }> {
   const file = stateFilePath(config, where, false);
   const state = readStateFile(file);
-  await applyState(session, state);
-  return { file, ...countState(state) };
+  const { failed_origins } = await applyState(session, state);
+  return { file, ...countState(state), failed_origins };
 }
 
 /** Where a session saves back when it stops (one place per session; the latest call wins). */

@@ -118,6 +118,31 @@ export function writeStateFile(file: string, state: SavedState): { encrypted: bo
   return { encrypted: !!secret };
 }
 
+/** The parts brow reads of a state file are there and of the right kind. */
+function checked(file: string, v: unknown): SavedState {
+  const s = v as Partial<SavedState>;
+  const pairs = (x: unknown) =>
+    Array.isArray(x) &&
+    x.every((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string');
+  const ok =
+    Array.isArray(s.cookies) &&
+    s.cookies.every((c) => c && typeof c.name === 'string' && typeof c.domain === 'string') &&
+    Array.isArray(s.origins) &&
+    s.origins.every(
+      (o) => o && typeof o.origin === 'string' && pairs(o.local_storage) && pairs(o.session_storage),
+    );
+  if (!ok) {
+    throw new BrowserError(
+      'invalid_request',
+      `${file} is damaged: its cookies or origins are not as brow wrote them.`,
+      {
+        hint: 'Save the state again with browser_save_state.',
+      },
+    );
+  }
+  return s as SavedState;
+}
+
 /** Read a state file; an encrypted one needs BROW_STATE_KEY (the same key it was saved with). */
 export function readStateFile(file: string): SavedState {
   let parsed: unknown;
@@ -135,7 +160,7 @@ export function readStateFile(file: string): SavedState {
       hint: 'Load a file written by browser_save_state.',
     });
   }
-  if (!obj.encrypted) return obj as SavedState;
+  if (!obj.encrypted) return checked(file, obj);
   const secret = process.env[STATE_KEY_ENV];
   if (!secret) {
     throw new BrowserError('invalid_request', `${file} is encrypted and ${STATE_KEY_ENV} is not set.`, {
@@ -152,7 +177,7 @@ export function readStateFile(file: string): SavedState {
     );
     decipher.setAuthTag(Buffer.from(env.tag, 'base64'));
     const text = Buffer.concat([decipher.update(Buffer.from(env.data, 'base64')), decipher.final()]);
-    return JSON.parse(text.toString('utf8')) as SavedState;
+    return checked(file, JSON.parse(text.toString('utf8')));
   } catch {
     throw new BrowserError('invalid_request', `${file} could not be decrypted with ${STATE_KEY_ENV}.`, {
       hint: `Set ${STATE_KEY_ENV} to the key the state was saved with (the file may also be damaged).`,

@@ -160,17 +160,24 @@ async function withStubPage<T>(
   }
 }
 
-/** Put localStorage of each origin in place through the hidden page. */
-async function restoreLocalStorage(session: Session, origins: OriginStorage[]): Promise<void> {
+/** Put localStorage of each origin in place through the hidden page; returns the origins that refused it. */
+async function restoreLocalStorage(session: Session, origins: OriginStorage[]): Promise<string[]> {
   const todo = origins.filter((o) => o.local_storage.length > 0 && isWebOrigin(o.origin));
-  if (todo.length === 0) return;
-  await withStubPage(session, async (visit) => {
+  if (todo.length === 0) return [];
+  return withStubPage(session, async (visit) => {
+    const failed: string[] = [];
     for (const o of todo) {
-      const page = await visit(o.origin);
-      await page.evaluate((items: [string, string][]) => {
-        for (const [k, v] of items) localStorage.setItem(k, v);
-      }, o.local_storage);
+      try {
+        const page = await visit(o.origin);
+        await page.evaluate((items: [string, string][]) => {
+          for (const [k, v] of items) localStorage.setItem(k, v);
+        }, o.local_storage);
+      } catch {
+        // one origin that will not load (or whose storage is full) leaves the others restored
+        failed.push(o.origin);
+      }
     }
+    return failed;
   });
 }
 
@@ -204,15 +211,15 @@ async function readHidden(session: Session, origins: string[]): Promise<OriginSt
 }
 
 /** Restore saved state into a session: cookies, localStorage, and sessionStorage for its tabs. */
-export async function applyState(session: Session, state: SavedState): Promise<void> {
+export async function applyState(session: Session, state: SavedState): Promise<{ failed_origins: string[] }> {
   await restoreCookies(session, state.cookies);
-  await restoreLocalStorage(session, state.origins);
+  const failed = await restoreLocalStorage(session, state.origins);
   const known = session.state.get(knownOrigins);
   for (const o of state.origins) known.add(o.origin);
   const seed = session.state.get(sessionSeed);
   for (const o of state.origins)
     if (o.session_storage.length > 0) seed.byOrigin.set(o.origin, o.session_storage);
-  if (seed.byOrigin.size === 0) return;
+  if (seed.byOrigin.size === 0) return { failed_origins: failed };
   const fresh = new Map(
     state.origins.filter((o) => o.session_storage.length > 0).map((o) => [o.origin, o.session_storage]),
   );
@@ -237,4 +244,5 @@ export async function applyState(session: Session, state: SavedState): Promise<v
     seed.installed = true;
     session.pageSetups.add((page) => installSeed(page, seed.byOrigin));
   }
+  return { failed_origins: failed };
 }
