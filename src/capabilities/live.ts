@@ -74,17 +74,21 @@ export const handoffCap = defineCapability({
     const where = url
       ? `open the brow console at ${url} and click Continue there (or in the page)`
       : 'click Continue in the page (brow serves no web console here)';
-    const stop = heartbeat(
-      ctx,
-      timeoutMs,
-      (ms) =>
-        `Waiting for a person (${seconds(ms)} of ${seconds(timeoutMs)}): ${input.instructions} — ${where}.`,
-    );
+    // progress starts once the handoff is pending: whoever reads the first line can confirm it
+    let stop = (): void => undefined;
     try {
       const r = await handoff(page, {
         instructions: input.instructions,
         timeoutMs,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
+        onPending: (info) => {
+          stop = heartbeat(
+            ctx,
+            timeoutMs,
+            (ms) =>
+              `Waiting for a person (${seconds(ms)} of ${seconds(timeoutMs)}, handoff ${info.handoff_id}): ${input.instructions} — ${where}.`,
+          );
+        },
       });
       return { text: renderHandoff(r, renderDiff, url), data: { ...r, console_url: url } };
     } finally {

@@ -90,7 +90,13 @@ async function look(page: BrowPage): Promise<Look> {
 /** Hand the page to a person until Continue, a confirm call, or the timeout. */
 export async function handoff(
   page: BrowPage,
-  opts: { instructions: string; timeoutMs: number; signal?: AbortSignal },
+  opts: {
+    instructions: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /** Called once the handoff is pending (banner shown, confirmable). */
+    onPending?: (info: PendingHandoff) => void;
+  },
 ): Promise<HandoffResult> {
   const id = newId('h');
   const session = page.session;
@@ -150,6 +156,7 @@ export async function handoff(
       timeout_ms: opts.timeoutMs,
     });
     if (page.closed || session.closed) settle('closed');
+    else opts.onPending?.(info);
     via = await outcome;
   } finally {
     clearTimeout(timer);
