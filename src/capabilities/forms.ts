@@ -33,7 +33,9 @@ export const fillFormCap = defineCapability({
     onPage(ctx, input, async (page) => {
       const { fillForm } = await import('../core/forms/fill-form.js');
       const { renderEffect } = await import('../core/actions/effect.js');
-      const e = await fillForm(page, input.fields);
+      // "@e12" as the CLI writes refs: nested refs are not rewritten by its parser
+      const fields = input.fields.map((f) => ({ ...f, ref: f.ref.replace(/^@/, '') }));
+      const e = await fillForm(page, fields);
       return {
         text: renderEffect(e, `(${input.fields.length} fields)`),
         data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } },

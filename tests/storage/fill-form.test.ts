@@ -48,7 +48,8 @@ describe('browser_fill_form', () => {
         { ref: ref('textbox', 'Full name'), value: 'Ada Lovelace' },
         { ref: ref('textbox', 'Email'), value: 'ada@example.org' },
         { ref: ref('textbox', 'Password'), value: 'hunter2' },
-        { ref: ref('textbox', 'Comments'), value: 'Ring twice' },
+        // as the CLI writes refs
+        { ref: `@${ref('textbox', 'Comments')}`, value: 'Ring twice' },
         { ref: ref('combobox', 'Plan'), value: 'Pro plan' },
         { ref: ref('listbox', 'Toppings'), value: ['olives', 'Basil'] },
         { ref: ref('checkbox', 'I accept the terms'), value: true },
