@@ -31,7 +31,7 @@ export const emulateCap = defineCapability({
   name: 'browser_emulate',
   title: 'Emulate a device or environment',
   description:
-    'Emulate a device (puppeteer KnownDevices name), viewport, user agent, geolocation (+ permission), timezone, locale, color scheme, reduced motion, CPU or network throttling, for every page of a session. Merges with earlier calls; reset clears.',
+    "Emulate a device (puppeteer KnownDevices name), viewport, UA, geolocation, timezone, locale, color scheme, reduced motion, CPU/network throttling on a session's pages. Merges; reset clears.",
   group: 'emulation',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: z
@@ -65,7 +65,11 @@ export const emulateCap = defineCapability({
       })
       .optional()
       .describe('Position; grants the geolocation permission'),
-    permissions: z.array(z.enum(PERMISSIONS)).max(20).optional().describe('Granted for every origin'),
+    permissions: z
+      .array(z.string().min(1).max(40))
+      .max(20)
+      .optional()
+      .describe('Granted for every origin, e.g. ["notifications"]'),
     timezone: z.string().min(1).max(100).optional().describe('IANA id, e.g. "Asia/Tokyo"'),
     locale: z.string().min(1).max(50).optional().describe('e.g. "de-DE" (Intl, navigator.language)'),
     color_scheme: z.enum(['light', 'dark', 'no-preference']).optional().describe('prefers-color-scheme'),
@@ -78,6 +82,12 @@ export const emulateCap = defineCapability({
     reset: z.boolean().default(false).describe('Clear all emulation first'),
   }),
   async handle(input, ctx) {
+    const unknown = input.permissions?.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
+    if (unknown?.length) {
+      throw new BrowserError('invalid_request', `Unknown permission ${JSON.stringify(unknown[0])}.`, {
+        hint: `Use web permission names: ${PERMISSIONS.join(', ')}.`,
+      });
+    }
     if (input.timezone && !validTimezone(input.timezone)) {
       throw new BrowserError('invalid_request', `Unknown timezone "${input.timezone}".`, {
         hint: 'Use an IANA timezone id such as "Europe/Berlin", "America/New_York", "Asia/Tokyo" or "UTC".',

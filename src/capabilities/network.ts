@@ -66,7 +66,7 @@ export const routeCap = defineCapability({
   name: 'browser_route',
   title: 'Route requests',
   description:
-    "Block, fulfil (fake a response) or continue (add headers) a session's requests matching a URL pattern, in every page and frame. Newest route wins; shown in the network log.",
+    "Block, fulfil (fake a response) or continue (set headers) a session's requests matching a URL pattern, in all its pages and frames. Newest wins; logged.",
   group: 'network',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: routeOut,
@@ -163,7 +163,7 @@ export const setNetworkCap = defineCapability({
   name: 'browser_set_network',
   title: 'Set network conditions',
   description:
-    'Offline mode, extra request headers, HTTP basic credentials and origin allow/block lists (pages, iframes, workers, WebSockets) for every page of a session. Omitted fields keep their value.',
+    "Offline, extra request headers, HTTP basic credentials, origin allow/block lists (frames, workers, WebSockets) for a session's pages. Omitted fields stay.",
   group: 'network',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: z

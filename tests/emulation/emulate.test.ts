@@ -124,6 +124,9 @@ describe('browser_emulate', () => {
     const tz = await h.err('browser_emulate', { page_id: pageId, timezone: 'Mars/Olympus' });
     expect(tz.code).toBe('invalid_request');
     expect(tz.content).toMatch(/IANA/);
+    const perm = await h.err('browser_emulate', { page_id: pageId, permissions: ['telepathy'] });
+    expect(perm.code).toBe('invalid_request');
+    expect(perm.content).toMatch(/Unknown permission "telepathy".*notifications/s);
     const locale = await h.err('browser_emulate', { page_id: pageId, locale: 'not a locale!' });
     expect(locale.code).toBe('invalid_request');
     for (const bad of [
