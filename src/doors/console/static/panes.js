@@ -95,7 +95,7 @@ function describeEvent(e) {
   const on = e.page_id ? ` on ${shortPage(e.page_id)}` : '';
   switch (e.type) {
     case 'action':
-      return `agent ${e.action ?? 'acts'}${e.ref ? ` ${e.ref}` : ''}${on}`;
+      return `agent ${e.action ?? 'acts'}${e.ref ? ` ${e.ref}` : ''}${on}${e.outcome ? ` → ${e.outcome}` : ''}`;
     case 'navigated':
       return `${shortPage(e.page_id)} → ${e.url}`;
     case 'page-opened':
