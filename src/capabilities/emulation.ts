@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import { sessionIdField, sessionIdOut } from './common.js';
 import { defineCapability } from './define.js';
-import { sessionOf } from './network.js';
+import { refuseInReadOnly, sessionOf } from './network.js';
 
 const PERMISSIONS = [
   'geolocation',
@@ -37,6 +37,7 @@ export const emulateCap = defineCapability({
   output: z
     .looseObject({ session_id: sessionIdOut, emulation: z.looseObject({}).describe('Settings in force') })
     .describe('Emulation'),
+  positional: ['device'],
   input: z.object({
     session_id: sessionIdField,
     page_id: z.string().min(1).optional().describe("A page: its session's emulation"),
@@ -103,6 +104,7 @@ export const emulateCap = defineCapability({
       }
     }
     const session = sessionOf(ctx, input);
+    refuseInReadOnly(session, 'emulation');
     const { emulate } = await import('../core/emulation/emulation.js');
     const { session_id: _s, page_id: _p, reset, ...patch } = input;
     const settings = await emulate(session, patch, reset);

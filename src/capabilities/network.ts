@@ -33,6 +33,22 @@ export function sessionOf(
   return session;
 }
 
+/**
+ * A read-only session may narrow what its pages reach (block routes, origin lists, offline) but
+ * not change what they are sent or shown (fulfilled responses, headers, credentials, emulation).
+ */
+export function refuseInReadOnly(session: Session, what: string): void {
+  if (session.readOnly) {
+    throw new BrowserError(
+      'read_only',
+      `Session ${session.id} is read-only; ${what} would change what its pages get.`,
+      {
+        hint: 'In a read-only session only block routes, origin lists and offline are allowed; start a session without read_only for the rest.',
+      },
+    );
+  }
+}
+
 const routeOut = z
   .object({
     session_id: sessionIdOut,
@@ -70,6 +86,7 @@ export const routeCap = defineCapability({
   group: 'network',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: routeOut,
+  positional: ['pattern', 'action'],
   input: z.object({
     ...scope,
     pattern: z
@@ -101,6 +118,7 @@ export const routeCap = defineCapability({
       );
     }
     const session = sessionOf(ctx, input);
+    if (input.action !== 'block') refuseInReadOnly(session, `a "${input.action}" route`);
     const { addRoute } = await import('../core/network/network-control.js');
     await addRoute(session, {
       pattern: input.pattern,
@@ -129,6 +147,7 @@ export const unrouteCap = defineCapability({
   group: 'network',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: routeOut.extend({ removed: z.number().describe('Routes removed') }),
+  positional: ['pattern'],
   input: z.object({
     ...scope,
     pattern: z.string().min(1).optional().describe('Exactly as given to browser_route; omit: all'),
@@ -200,6 +219,9 @@ export const setNetworkCap = defineCapability({
     if (input.allowed_origins) checkOriginEntries('allowed_origins', input.allowed_origins);
     if (input.blocked_origins) checkOriginEntries('blocked_origins', input.blocked_origins);
     const session = sessionOf(ctx, input);
+    if (input.extra_headers && Object.keys(input.extra_headers).length > 0)
+      refuseInReadOnly(session, 'extra headers');
+    if (input.credentials) refuseInReadOnly(session, 'credentials');
     const { updateSettings } = await import('../core/network/network-control.js');
     const patch: Parameters<typeof updateSettings>[1] = input.reset
       ? {

@@ -229,3 +229,32 @@ describe('browser_set_network', () => {
     expect(bad.content).toMatch(/not an origin or host/);
   });
 });
+
+describe('a read-only session', () => {
+  it('may block and narrow, but not fake responses, add headers or credentials, or emulate', async () => {
+    const s = await h.ok('browser_start_session', { read_only: true });
+    const pageId = (
+      await h.ok('browser_open_page', { session_id: s.session_id, url: h.server.url('network/app.html') })
+    ).page_id as string;
+    await h.ok('browser_route', { page_id: pageId, pattern: '/ads', action: 'block' });
+    await h.ok('browser_set_network', { page_id: pageId, blocked_origins: ['localhost'], offline: false });
+    const fake = await h.err('browser_route', {
+      page_id: pageId,
+      pattern: '/x',
+      action: 'fulfill',
+      body: 'x',
+    });
+    expect(fake.code).toBe('read_only');
+    expect(fake.content).toMatch(/only block routes, origin lists and offline/);
+    const headers = await h.err('browser_set_network', { page_id: pageId, extra_headers: { a: 'b' } });
+    expect(headers.code).toBe('read_only');
+    const creds = await h.err('browser_set_network', {
+      page_id: pageId,
+      credentials: { username: 'u', password: 'p' },
+    });
+    expect(creds.code).toBe('read_only');
+    const emulate = await h.err('browser_emulate', { page_id: pageId, timezone: 'UTC' });
+    expect(emulate.code).toBe('read_only');
+    await h.ok('browser_stop_session', { session_id: s.session_id });
+  });
+});
