@@ -83,6 +83,11 @@ export interface Capability<
   annotations: Annotations;
   /** The CLI's positional arguments, in order (field names of input). */
   positional?: string[];
+  /**
+   * The longest this call may run when that is past max_timeout_ms (a handoff waits for a person up
+   * to its own timeout_ms): invoke's deadline allows for it.
+   */
+  maxRunMs?(input: z.output<S>): number;
   handle(input: z.output<S>, ctx: CapabilityContext): Promise<CapabilityResult>;
 }
 

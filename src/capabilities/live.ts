@@ -56,6 +56,7 @@ export const handoffCap = defineCapability({
     })
     .describe('How it ended'),
   positional: ['instructions'],
+  maxRunMs: (input) => input.timeout_ms ?? HANDOFF_DEFAULT_MS,
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,
@@ -220,6 +221,7 @@ export const pickCap = defineCapability({
     .looseObject({ page_id: pageIdOut, pick_id: z.string().describe('Pick id'), element: pickedOut })
     .describe('The pick'),
   positional: ['instructions'],
+  maxRunMs: (input) => input.timeout_ms ?? HANDOFF_DEFAULT_MS,
   input: z.object({
     page_id: pageIdField,
     session_id: sessionIdField,

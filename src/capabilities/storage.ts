@@ -92,6 +92,15 @@ export const cookiesCap = defineCapability({
   },
 });
 
+const idbNote = (r: { indexed_db_databases: number }) =>
+  r.indexed_db_databases ? ` with ${r.indexed_db_databases} IndexedDB database(s)` : '';
+
+/** IndexedDB databases not saved or not restored, by origin and name (never their contents). */
+const skippedNote = (skipped: string[], lead: string) =>
+  skipped.length
+    ? ` ${lead}: ${skipped.slice(0, 5).join('; ')}${skipped.length > 5 ? ` and ${skipped.length - 5} more` : ''}.`
+    : '';
+
 const whereFields = {
   profile: z.string().min(1).optional().describe('Profile name (kept in brow’s data dir)'),
   path: z.string().min(1).optional().describe('Or a file in the workspace'),
@@ -110,7 +119,7 @@ export const saveStateCap = defineCapability({
   name: 'browser_save_state',
   title: 'Save login state',
   description:
-    'Save cookies and per-origin localStorage/sessionStorage to a profile or workspace file (0600; encrypted if BROW_STATE_KEY is set).',
+    'Save cookies and per-origin storage (local, session, IndexedDB) to a profile or workspace file (0600; encrypted if BROW_STATE_KEY is set).',
   group: 'storage',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: stateOut,
@@ -120,7 +129,7 @@ export const saveStateCap = defineCapability({
     const { saveState } = await import('../core/storage/profiles.js');
     const r = await saveState(session, ctx.core.config, input);
     return {
-      text: `Saved ${r.cookies} cookie(s) and storage of ${r.origins} origin(s) to ${r.file}${r.encrypted ? ' (encrypted)' : ''}.`,
+      text: `Saved ${r.cookies} cookie(s) and storage of ${r.origins} origin(s)${idbNote(r)} to ${r.file}${r.encrypted ? ' (encrypted)' : ''}.${skippedNote(r.skipped, 'Left out')}`,
       data: { session_id: session.id, ...r },
     };
   },
@@ -142,7 +151,7 @@ export const loadStateCap = defineCapability({
       ? ` localStorage of ${r.failed_origins.length} origin(s) could not be restored: ${r.failed_origins.slice(0, 5).join(', ')}.`
       : '';
     return {
-      text: `Loaded ${r.cookies} cookie(s) and storage of ${r.origins} origin(s) from ${r.file} into ${session.id}.${failed} Reload open pages to see it.`,
+      text: `Loaded ${r.cookies} cookie(s) and storage of ${r.origins} origin(s)${idbNote(r)} from ${r.file} into ${session.id}.${failed}${skippedNote(r.skipped, 'Left alone')} Reload open pages to see it.`,
       data: { session_id: session.id, ...r },
     };
   },

@@ -54,7 +54,8 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   }
   const parsed = cap.input.safeParse(input ?? {});
   if (!parsed.success) return errorOutcome(describeIssues(cap, parsed.error));
-  const limit = ctx.core.config.max_timeout_ms + 15_000;
+  // a capability that waits for a person by design (a handoff, a pick) says how long it may run
+  const limit = Math.max(ctx.core.config.max_timeout_ms, cap.maxRunMs?.(parsed.data) ?? 0) + 15_000;
   let timer: NodeJS.Timeout | undefined;
   // the handler's signal ends when the caller's does or at invoke's own deadline, so a wait stops
   const ac = new AbortController();

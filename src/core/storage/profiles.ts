@@ -15,6 +15,8 @@ export interface StateTarget {
 export interface SavedInfo extends StateCounts {
   file: string;
   encrypted: boolean;
+  /** IndexedDB databases left out (or left alone on load), by origin and name, with why. */
+  skipped: string[];
 }
 
 /** Write the session's state (see state.ts for what it holds). */
@@ -24,9 +26,9 @@ export async function saveState(
   where: StateTarget,
 ): Promise<SavedInfo> {
   const file = stateFilePath(config, where, true);
-  const state = await collectState(session);
+  const { state, skipped } = await collectState(session);
   const { encrypted } = writeStateFile(file, state);
-  return { file, encrypted, ...countState(state) };
+  return { file, encrypted, ...countState(state), skipped };
 }
 
 /** Read a state file and restore it into the session. */
@@ -37,8 +39,8 @@ export async function loadState(
 ): Promise<Omit<SavedInfo, 'encrypted'> & { failed_origins: string[] }> {
   const file = stateFilePath(config, where, false);
   const state = readStateFile(file);
-  const { failed_origins } = await applyState(session, state);
-  return { file, ...countState(state), failed_origins };
+  const { failed_origins, skipped } = await applyState(session, state);
+  return { file, ...countState(state), failed_origins, skipped };
 }
 
 /** Where a session saves back when it stops (one place per session; the latest call wins). */

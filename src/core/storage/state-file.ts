@@ -129,7 +129,12 @@ function checked(file: string, v: unknown): SavedState {
     s.cookies.every((c) => c && typeof c.name === 'string' && typeof c.domain === 'string') &&
     Array.isArray(s.origins) &&
     s.origins.every(
-      (o) => o && typeof o.origin === 'string' && pairs(o.local_storage) && pairs(o.session_storage),
+      (o) =>
+        o &&
+        typeof o.origin === 'string' &&
+        pairs(o.local_storage) &&
+        pairs(o.session_storage) &&
+        (o.indexed_db === undefined || Array.isArray(o.indexed_db)),
     );
   if (!ok) {
     throw new BrowserError(

@@ -6,18 +6,21 @@
  * each origin on a stub document brow serves itself (request interception: no network, none of
  * the site's scripts run). sessionStorage is restored straight into open pages on that origin and,
  * for the session's later documents, by a script that runs before the page's own and fills a
- * tab's empty sessionStorage for that origin. IndexedDB is not saved.
+ * tab's empty sessionStorage for that origin. IndexedDB: see indexeddb.ts.
  */
 import type { Frame, Page } from 'puppeteer-core';
 import type { BrowPage } from '../session/page.js';
 import type { Session } from '../session/session.js';
 import { slot } from '../state-bag.js';
 import { getCookies, restoreCookies, type StoredCookie } from './cookies.js';
+import { readIndexedDb, writeIndexedDb, type IdbDatabase } from './indexeddb.js';
 
 export interface OriginStorage {
   origin: string;
   local_storage: [string, string][];
   session_storage: [string, string][];
+  /** The origin's IndexedDB databases that could be saved as data (see indexeddb.ts). */
+  indexed_db?: IdbDatabase[];
 }
 
 export interface SavedState {
@@ -33,6 +36,7 @@ export interface StateCounts {
   origins: number;
   local_storage_items: number;
   session_storage_items: number;
+  indexed_db_databases: number;
 }
 
 export function countState(s: SavedState): StateCounts {
@@ -41,11 +45,14 @@ export function countState(s: SavedState): StateCounts {
     origins: s.origins.length,
     local_storage_items: s.origins.reduce((n, o) => n + o.local_storage.length, 0),
     session_storage_items: s.origins.reduce((n, o) => n + o.session_storage.length, 0),
+    indexed_db_databases: s.origins.reduce((n, o) => n + (o.indexed_db?.length ?? 0), 0),
   };
 }
 
 /** A frame that does not answer within this long (a busy page) is skipped. */
 const FRAME_READ_MS = 2000;
+/** IndexedDB reads get longer (a database of a few MB), still bounded. */
+const IDB_READ_MS = 4000;
 
 function bounded<T>(p: Promise<T>, ms: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
@@ -56,6 +63,20 @@ function bounded<T>(p: Promise<T>, ms: number): Promise<T | null> {
 }
 
 const isWebOrigin = (url: string) => /^https?:\/\//.test(url);
+
+/** An origin's storage as one frame shows it; IndexedDB databases left out are added to `skipped`. */
+async function readOrigin(frame: Frame, skipped: string[]): Promise<OriginStorage | null> {
+  const got = await readFrame(frame);
+  if (!got || got.origin === 'null') return null;
+  const idb = await bounded(readIndexedDb(frame), IDB_READ_MS);
+  if (idb) {
+    for (const name of idb.skipped) skipped.push(`${got.origin} ${name}`);
+    if (idb.databases.length > 0) got.indexed_db = idb.databases;
+  } else {
+    skipped.push(`${got.origin} IndexedDB (not readable in ${IDB_READ_MS} ms)`);
+  }
+  return got;
+}
 
 function readFrame(frame: Frame): Promise<OriginStorage | null> {
   return bounded(
@@ -79,8 +100,9 @@ function readFrame(frame: Frame): Promise<OriginStorage | null> {
 }
 
 /** Collect the session's cookies and the storage of the origins its pages show. */
-export async function collectState(session: Session): Promise<SavedState> {
+export async function collectState(session: Session): Promise<{ state: SavedState; skipped: string[] }> {
   const cookies = await getCookies(session);
+  const skipped: string[] = [];
   const byOrigin = new Map<string, OriginStorage>();
   // the active page first: its sessionStorage wins when two tabs show one origin
   const pages = [...session.pages.values()].filter((p) => !p.closed);
@@ -88,9 +110,10 @@ export async function collectState(session: Session): Promise<SavedState> {
   for (const page of pages) {
     for (const frame of page.raw.frames()) {
       if (!isWebOrigin(frame.url())) continue;
-      const got = await readFrame(frame);
-      if (!got || got.origin === 'null' || byOrigin.has(got.origin)) continue;
-      byOrigin.set(got.origin, got);
+      const origin = new URL(frame.url()).origin;
+      if (byOrigin.has(origin)) continue;
+      const got = await readOrigin(frame, skipped);
+      if (got && !byOrigin.has(got.origin)) byOrigin.set(got.origin, got);
     }
   }
   // origins no page shows now: brought by a loaded state, or where the cookies come from
@@ -98,12 +121,15 @@ export async function collectState(session: Session): Promise<SavedState> {
   const hidden = [...new Set([...known, ...cookies.map(cookieOrigin)])].filter(
     (o): o is string => !!o && isWebOrigin(o) && !byOrigin.has(o),
   );
-  const more = await readHidden(session, hidden);
+  const more = await readHidden(session, hidden, skipped);
   return {
-    brow_state: 1,
-    saved_at: new Date().toISOString(),
-    cookies,
-    origins: [...byOrigin.values(), ...more],
+    state: {
+      brow_state: 1,
+      saved_at: new Date().toISOString(),
+      cookies,
+      origins: [...byOrigin.values(), ...more],
+    },
+    skipped,
   };
 }
 
@@ -160,24 +186,37 @@ async function withStubPage<T>(
   }
 }
 
-/** Put localStorage of each origin in place through the hidden page; returns the origins that refused it. */
-async function restoreLocalStorage(session: Session, origins: OriginStorage[]): Promise<string[]> {
-  const todo = origins.filter((o) => o.local_storage.length > 0 && isWebOrigin(o.origin));
-  if (todo.length === 0) return [];
+/**
+ * Put localStorage and IndexedDB of each origin in place through the hidden page. Returns the
+ * origins that refused it, and the databases left alone (present already, or refused).
+ */
+async function restoreOrigins(
+  session: Session,
+  origins: OriginStorage[],
+): Promise<{ failed: string[]; skipped: string[] }> {
+  const todo = origins.filter(
+    (o) => (o.local_storage.length > 0 || (o.indexed_db?.length ?? 0) > 0) && isWebOrigin(o.origin),
+  );
+  if (todo.length === 0) return { failed: [], skipped: [] };
   return withStubPage(session, async (visit) => {
     const failed: string[] = [];
+    const skipped: string[] = [];
     for (const o of todo) {
       try {
         const page = await visit(o.origin);
         await page.evaluate((items: [string, string][]) => {
           for (const [k, v] of items) localStorage.setItem(k, v);
         }, o.local_storage);
+        if (o.indexed_db?.length) {
+          for (const name of await writeIndexedDb(page.mainFrame(), o.indexed_db))
+            skipped.push(`${o.origin} ${name}`);
+        }
       } catch {
         // one origin that will not load (or whose storage is full) leaves the others restored
         failed.push(o.origin);
       }
     }
-    return failed;
+    return { failed, skipped };
   });
 }
 
@@ -196,30 +235,33 @@ function cookieOrigin(c: StoredCookie): string | null {
 }
 
 /** localStorage of origins no open page shows, read through the hidden page; empty ones are left out. */
-async function readHidden(session: Session, origins: string[]): Promise<OriginStorage[]> {
+async function readHidden(session: Session, origins: string[], skipped: string[]): Promise<OriginStorage[]> {
   if (origins.length === 0) return [];
   return withStubPage(session, async (visit) => {
     const out: OriginStorage[] = [];
     for (const origin of origins.slice(0, MAX_HIDDEN_ORIGINS)) {
       const page = await visit(origin).catch(() => null);
       if (!page) continue;
-      const got = await readFrame(page.mainFrame());
-      if (got && got.local_storage.length > 0) out.push({ ...got, session_storage: [] });
+      const got = await readOrigin(page.mainFrame(), skipped);
+      if (got && (got.local_storage.length > 0 || got.indexed_db)) out.push({ ...got, session_storage: [] });
     }
     return out;
   });
 }
 
 /** Restore saved state into a session: cookies, localStorage, and sessionStorage for its tabs. */
-export async function applyState(session: Session, state: SavedState): Promise<{ failed_origins: string[] }> {
+export async function applyState(
+  session: Session,
+  state: SavedState,
+): Promise<{ failed_origins: string[]; skipped: string[] }> {
   await restoreCookies(session, state.cookies);
-  const failed = await restoreLocalStorage(session, state.origins);
+  const { failed, skipped } = await restoreOrigins(session, state.origins);
   const known = session.state.get(knownOrigins);
   for (const o of state.origins) known.add(o.origin);
   const seed = session.state.get(sessionSeed);
   for (const o of state.origins)
     if (o.session_storage.length > 0) seed.byOrigin.set(o.origin, o.session_storage);
-  if (seed.byOrigin.size === 0) return { failed_origins: failed };
+  if (seed.byOrigin.size === 0) return { failed_origins: failed, skipped };
   const fresh = new Map(
     state.origins.filter((o) => o.session_storage.length > 0).map((o) => [o.origin, o.session_storage]),
   );
@@ -244,5 +286,5 @@ export async function applyState(session: Session, state: SavedState): Promise<{
     seed.installed = true;
     session.pageSetups.add((page) => installSeed(page, seed.byOrigin));
   }
-  return { failed_origins: failed };
+  return { failed_origins: failed, skipped };
 }
