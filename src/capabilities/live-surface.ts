@@ -3,4 +3,4 @@
  * so apart from live.ts, whose declarations the CLI client reads without loading the core.
  */
 export { liveSurface, type LiveSurface } from '../core/live/surface.js';
-export { consoleUrl, setConsoleUrl } from '../core/live/console-link.js';
+export { consoleUrl, setConsoleUrl } from './console-link.js';

@@ -187,7 +187,9 @@ export const stopRecordingCap = defineCapability({
       }
       pending = stopRecording(page);
     }
-    const r = await pending;
+    // ffmpeg finishing a long recording can take a while
+    const stop = heartbeat(ctx, undefined, (ms) => `Finishing the recording (${seconds(ms)}).`);
+    const r = await pending.finally(stop);
     return {
       text: `Recorded ${r.path}: ${(r.duration_ms / 1000).toFixed(1)} s, ${r.frames} frames${r.dropped ? `, ${r.dropped} dropped (ffmpeg was behind)` : ''}.`,
       data: { ok: true, ...r },

@@ -7,11 +7,11 @@ export const PROGRESS_EVERY_MS = 5000;
 
 /**
  * Report `message(elapsed ms)` now and every `everyMs` until the returned function is called;
- * `totalMs` is the most the call waits. Nothing happens when the caller asked for no progress.
+ * `totalMs` is the most the call waits (undefined: not known). Nothing happens when the caller asked for no progress.
  */
 export function heartbeat(
   ctx: CapabilityContext,
-  totalMs: number,
+  totalMs: number | undefined,
   message: (elapsedMs: number) => string,
   everyMs = PROGRESS_EVERY_MS,
 ): () => void {
@@ -21,7 +21,8 @@ export function heartbeat(
   const tell = () => {
     const elapsed = Date.now() - t0;
     try {
-      progress(Math.min(elapsed, totalMs), totalMs, message(elapsed));
+      if (totalMs === undefined) progress(elapsed, undefined, message(elapsed));
+      else progress(Math.min(elapsed, totalMs), totalMs, message(elapsed));
     } catch {
       // a door that cannot carry progress any more (its caller left) is no reason to fail the call
     }

@@ -41,6 +41,12 @@ export async function doctorCommand(argv: string[], io: Streams): Promise<number
   try {
     const { globals, input } = parseCommandLine('doctor', spec.fields, rest);
     checkInput('doctor', spec.fields, spec.capability.input, input);
+    // the console a person would use is the daemon's: name it when one runs
+    const running = await daemonStatus(profileOf(globals.session)).catch(() => null);
+    if (running?.console_url) {
+      const { setConsoleUrl } = await import('../../capabilities/console-link.js');
+      setConsoleUrl(runtime.core, running.console_url);
+    }
     const out = await runtime.invoke(spec.capability.name, input);
     const code = printOutcome(out, globals.json, io);
     // a report that found something missing fails the command, so scripts can check the setup

@@ -42,7 +42,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     import('../http/server.js'),
     import('../mcp/http.js'),
     import('./demo.js'),
-    import('../../capabilities/live-surface.js'),
+    import('../../capabilities/console-link.js'),
   ]);
   const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {

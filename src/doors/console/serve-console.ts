@@ -5,7 +5,7 @@
  * the printed URL. The URL is recorded on the core, so handoffs and the doctor can name it.
  */
 import { randomBytes } from 'node:crypto';
-import { setConsoleUrl } from '../../capabilities/live-surface.js';
+import { setConsoleUrl } from '../../capabilities/console-link.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
 
 export interface ConsoleServer {
