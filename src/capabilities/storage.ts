@@ -19,6 +19,14 @@ function sessionOf(
   });
 }
 
+/** A read-only session keeps its cookies and storage as they are (it may start from a profile). */
+function assertWritable(session: Session, what: string): void {
+  if (!session.readOnly) return;
+  throw new BrowserError('read_only', `Session ${session.id} is read-only; ${what} is refused.`, {
+    hint: 'Use a session without read_only, or start one from saved state: browser_start_session {profile, read_only}.',
+  });
+}
+
 const sameSite = z.enum(['Strict', 'Lax', 'None']);
 
 const cookieIn = z
@@ -61,6 +69,7 @@ export const cookiesCap = defineCapability({
     const session = sessionOf(ctx, input);
     const c = await import('../core/storage/cookies.js');
     const filter = { urls: input.urls, name: input.name };
+    if (input.action !== 'get') assertWritable(session, `browser_cookies ${input.action}`);
     if (input.action === 'set') {
       if (!input.cookies?.length)
         throw new BrowserError('invalid_request', 'action set needs cookies.', {
@@ -145,6 +154,7 @@ export const loadStateCap = defineCapability({
   input: z.object({ session_id: sessionIdField, ...whereFields }),
   async handle(input, ctx) {
     const session = sessionOf(ctx, input);
+    assertWritable(session, 'browser_load_state');
     const { loadState } = await import('../core/storage/profiles.js');
     const r = await loadState(session, ctx.core.config, input);
     const failed = r.failed_origins.length

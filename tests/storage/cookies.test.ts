@@ -68,6 +68,7 @@ describe('browser_cookies', () => {
     });
     expect((await h.ok('browser_cookies', { session_id: s1.session_id, action: 'get' })).count).toBe(1);
     expect((await h.ok('browser_cookies', { session_id: s2.session_id, action: 'get' })).count).toBe(0);
+    for (const s of [s1, s2]) await h.ok('browser_stop_session', { session_id: s.session_id });
   });
 
   it('refuses incomplete cookies with a hint, and a session that does not exist', async () => {
@@ -94,6 +95,17 @@ describe('browser_cookies', () => {
     });
     expect(refused.code).toBe('invalid_request');
     expect(refused.content).toMatch(/Chromium refused the cookies/);
+    // a read-only session reads its cookies and changes none
+    const ro = await h.ok('browser_start_session', { read_only: true });
+    expect((await h.ok('browser_cookies', { session_id: ro.session_id, action: 'get' })).count).toBe(0);
+    for (const action of ['set', 'clear']) {
+      const refusedRo = await h.err('browser_cookies', {
+        session_id: ro.session_id,
+        action,
+        cookies: [{ name: 'n', value: 'v', url: `${h.server.origin}/` }],
+      });
+      expect(refusedRo.code).toBe('read_only');
+    }
     const gone = await h.err('browser_cookies', { session_id: 's_missing', action: 'get' });
     expect(gone.code).toBe('session_not_found');
   });

@@ -167,6 +167,18 @@ describe('saved state', () => {
       /Signed in as grace[\s\S]*Theme: dark[\s\S]*Draft: none/,
     );
 
+    // a read-only session may start from a profile, and refuses loading one later
+    const ro = await ok(rt, 'browser_start_session', { profile: 'fresh', read_only: true });
+    const roPage = await ok(rt, 'browser_open_page', {
+      session_id: ro.session_id,
+      url: server.url('storage/account.html'),
+    });
+    expect(await accountText(rt, roPage.page_id)).toMatch(/Signed in as grace/);
+    const roLoad = await err(rt, 'browser_load_state', { session_id: ro.session_id, profile: 'fresh' });
+    expect(roLoad.code).toBe('read_only');
+    expect(roLoad.data.hint).toMatch(/browser_start_session \{profile, read_only\}/);
+    await ok(rt, 'browser_stop_session', { session_id: ro.session_id });
+
     const missing = await err(rt, 'browser_start_session', { profile: 'nobody' });
     expect(missing.code).toBe('invalid_request');
     expect(missing.content).toMatch(/No saved profile "nobody"[\s\S]*fresh/);
