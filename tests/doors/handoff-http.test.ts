@@ -4,19 +4,25 @@
  * once, and the page is the agent's again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/doors/http/server.js';
+import { consoleRoute } from '../../src/doors/console/routes.js';
+import { startHttpServer, type RunningServer } from '../../src/doors/http/server.js';
+import { mcpHttpRoute, type McpHttpRoute } from '../../src/doors/mcp/http.js';
 import { harness, type Harness } from '../helpers.js';
-import { serveConsole } from '../live/console-helpers.js';
-import { corePage, nextEvent } from '../live/helpers.js';
+import { corePage, nextEvent, until } from '../live/helpers.js';
+import { httpClient } from './helpers.js';
 
 let h: Harness;
 let server: RunningServer;
+let mcp: McpHttpRoute;
 
 beforeAll(async () => {
   h = await harness();
-  server = await serveConsole(h.rt);
+  // brow serve in-process: the tool API, MCP over HTTP (sessions shared with the test) and the console
+  mcp = mcpHttpRoute(h.rt, { sharedSessions: true });
+  server = await startHttpServer(h.rt, { port: 0, extraRoutes: [mcp.route, consoleRoute(h.rt)] });
 });
 afterAll(async () => {
+  await mcp?.close();
   await server?.close();
   await h?.close();
 });
@@ -112,5 +118,33 @@ describe('HTTP door: progress and disconnects', () => {
     await it.return(undefined).catch(() => undefined);
     // the wait took no lock; what matters is that the server answers on, and the page acts
     expect((await h.ok('browser_evaluate', { page_id: pageId, expression: '1' })).value).toBe(1);
+  });
+
+  it('MCP over HTTP (/mcp): progress notifications reach the client, and a cancel frees the page', async () => {
+    const pageId = await h.open('live/form.html');
+    const { client } = await httpClient(server.url);
+    try {
+      const progress: { message?: string }[] = [];
+      const ac = new AbortController();
+      const resolved = nextEvent(h.rt, 'handoff-resolved', (e) => e.page_id === pageId, 30_000);
+      const call = client
+        .callTool(
+          {
+            name: 'browser_handoff',
+            arguments: { page_id: pageId, instructions: 'Over /mcp', timeout_ms: 600_000 },
+          },
+          undefined,
+          { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true, signal: ac.signal },
+        )
+        .catch((e: unknown) => e);
+      await until(() => progress[0], 15_000, 'a progress notification');
+      expect(progress[0]!.message).toMatch(/Waiting for a person .*Over \/mcp/);
+      ac.abort();
+      await call;
+      expect(await resolved).toMatchObject({ via: 'cancelled' });
+      expect(corePage(h.rt, pageId).handoffId).toBeNull();
+    } finally {
+      await client.close();
+    }
   });
 });
