@@ -83,6 +83,30 @@ describe('browser_emulate', () => {
     await h.ok('browser_stop_session', { session_id: sessionId });
   });
 
+  it('timezone and locale reach an out-of-process iframe', async () => {
+    const { sessionId, pageId } = await freshPage();
+    await h.ok('browser_emulate', { page_id: pageId, timezone: 'America/Sao_Paulo', locale: 'pt-BR' });
+    const src = `${h.server.crossOrigin}/network/env.html`;
+    await h.ok('browser_navigate', {
+      page_id: pageId,
+      url: h.server.url(`network/frames.html?src=${encodeURIComponent(src)}`),
+    });
+    const raw = h.rt.core.findPage(pageId)!.raw;
+    let frame = raw.frames().find((f) => f.url().startsWith(h.server.crossOrigin));
+    for (let i = 0; i < 50 && !frame; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      frame = raw.frames().find((f) => f.url().startsWith(h.server.crossOrigin));
+    }
+    expect((frame as any).client).not.toBe((raw.mainFrame() as any).client);
+    await frame!.waitForFunction('typeof env === "function"');
+    expect(await frame!.evaluate('env()')).toMatchObject({
+      timezone: 'America/Sao_Paulo',
+      language: 'pt-BR',
+      intl_locale: 'pt-BR',
+    });
+    await h.ok('browser_stop_session', { session_id: sessionId });
+  });
+
   it('geolocation with its permission; reset takes both away', async () => {
     const { sessionId, pageId } = await freshPage();
     await h.ok('browser_emulate', {

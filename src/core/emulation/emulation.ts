@@ -3,10 +3,18 @@
  * timezone, locale, media features, CPU and network throttling. Session-scoped on purpose: every
  * page of the session — open now, opened later, popups — gets the same settings (through
  * `session.pageSetups`), so a page a click opens looks like the device its opener emulates.
- * Viewport, user agent, timezone and media features reach out-of-process iframes too (puppeteer
- * applies them to each target of the page); locale and geolocation are set on the main target.
+ * Out-of-process iframes: the user agent (puppeteer sets it on every target), media features and
+ * viewport-derived sizes reach them from the main target; timezone, locale and geolocation do
+ * not, so brow sets those on each iframe target itself — as it attaches, before its document runs
+ * (see childSessions).
  */
-import { KnownDevices, PredefinedNetworkConditions, type Device } from 'puppeteer-core';
+import {
+  CDPSessionEvent,
+  KnownDevices,
+  PredefinedNetworkConditions,
+  type CDPSession,
+  type Device,
+} from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
 import { setThrottle } from '../network/network-control.js';
 import type { BrowPage } from '../session/page.js';
@@ -45,6 +53,58 @@ interface EmulationState {
 const emulationSlot = slot<EmulationState>('emulation', () => ({ settings: {}, installed: false }));
 /** Which groups a page ever had set, so a new page skips calls for defaults and a reset undoes only those. */
 const pageSlot = slot('emulation-page', () => new Set<string>());
+/** The page's out-of-process iframe sessions brow has seen attach, and whether it listens. */
+const childSlot = slot('emulation-children', () => ({ listening: false, sessions: new Set<CDPSession>() }));
+
+const PER_TARGET = ['timezone', 'locale', 'geolocation'] as const;
+
+/** Timezone, locale and geolocation on one iframe target (errors ignored: it may be gone). */
+function applyToChild(child: CDPSession, s: EmulationSettings): Promise<unknown> {
+  const ignore = () => undefined;
+  const ua = s.user_agent ?? (s.device ? findDevice(s.device).device.userAgent : undefined);
+  // each send is written at once, so on a target that waits for the debugger it lands first
+  return Promise.all([
+    child.send('Emulation.setTimezoneOverride', { timezoneId: s.timezone ?? '' }).catch(ignore),
+    child.send('Emulation.setLocaleOverride', s.locale ? { locale: s.locale } : {}).catch(ignore),
+    // navigator.language follows Accept-Language (the same user agent as puppeteer sets, if any;
+    // when one is emulated, puppeteer's own override on this session lands later and drops it)
+    child
+      .send('Emulation.setUserAgentOverride', {
+        userAgent: ua ?? '',
+        ...(s.locale ? { acceptLanguage: s.locale } : {}),
+      })
+      .catch(ignore),
+    (s.geolocation
+      ? child.send('Emulation.setGeolocationOverride', {
+          latitude: s.geolocation.latitude,
+          longitude: s.geolocation.longitude,
+          accuracy: s.geolocation.accuracy ?? 10,
+        })
+      : child.send('Emulation.clearGeolocationOverride')
+    ).catch(ignore),
+  ]);
+}
+
+/**
+ * Keep the page's iframe targets in line: listen (once) for child sessions as puppeteer's
+ * connection creates them — before puppeteer lets the target run — and update those seen.
+ */
+function childSessions(page: BrowPage, s: EmulationSettings, applied: Set<string>): Promise<unknown> {
+  const main = (page.raw as unknown as { _client?: () => CDPSession })._client?.();
+  if (!main) return Promise.resolve();
+  const st = page.state.get(childSlot);
+  if (!st.listening) {
+    st.listening = true;
+    main.on(CDPSessionEvent.SessionAttached, (child: CDPSession) => {
+      for (const c of st.sessions) if (c.detached) st.sessions.delete(c);
+      st.sessions.add(child);
+      const now = page.session.state.get(emulationSlot).settings;
+      if (PER_TARGET.some((k) => now[k] !== undefined)) void applyToChild(child, now);
+    });
+  }
+  if (!PER_TARGET.some((k) => s[k] !== undefined || applied.has(k))) return Promise.resolve();
+  return Promise.all([...st.sessions].filter((c) => !c.detached).map((c) => applyToChild(c, s)));
+}
 
 /** The device preset for a name (case-insensitive); invalid_request lists close names. */
 export function findDevice(name: string): { name: string; device: Device } {
@@ -117,6 +177,7 @@ async function applyToPage(page: BrowPage, fresh = false): Promise<void> {
       ]),
     ),
     group('cpu', !s.cpu_throttling, () => raw.emulateCPUThrottling(s.cpu_throttling ?? null)),
+    childSessions(page, s, applied),
   ];
   await Promise.all(work.filter((w) => w !== null));
 }
