@@ -213,3 +213,42 @@ describe('routes in workers', () => {
     await h.ok('browser_unroute', { page_id: pageId });
   });
 });
+
+describe('routes and the rest of the network log', () => {
+  it('request and response bodies stay readable through a continue route and a fulfil route', async () => {
+    const pageId = await h.open('network/app.html');
+    await h.ok('browser_route', {
+      page_id: pageId,
+      pattern: '/echo',
+      action: 'continue',
+      headers: { 'x-a': '1' },
+    });
+    await h.ok('browser_route', {
+      page_id: pageId,
+      pattern: '**/api/fake',
+      action: 'fulfill',
+      body: 'fake body',
+    });
+    const echoed = await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: "get('/echo', { method: 'POST', body: 'hello=world' })",
+    });
+    expect(JSON.parse(echoed.value.text)).toMatchObject({ method: 'POST', body: 'hello=world' });
+    await get(pageId, '/api/fake');
+
+    const { entry: echo } = await finished(pageId, '/echo');
+    const detail = await h.ok('browser_read_network', { page_id: pageId, seq: echo.seq, include_body: true });
+    expect(detail.request_body.body).toBe('hello=world');
+    expect(detail.request_headers['x-a']).toBe('1');
+    expect(JSON.parse(detail.response_body.body)).toMatchObject({ body: 'hello=world' });
+
+    const { entry: fake } = await finished(pageId, '/api/fake');
+    const fakeDetail = await h.ok('browser_read_network', {
+      page_id: pageId,
+      seq: fake.seq,
+      include_body: true,
+    });
+    expect(fakeDetail.response_body.body).toBe('fake body');
+    await h.ok('browser_unroute', { page_id: pageId });
+  });
+});
