@@ -141,6 +141,19 @@ describe('saved state', () => {
       httpOnly: true,
       value: token,
     });
+
+    // a tab already on the origin when the state loads gets its sessionStorage at once
+    const s2 = await ok(second, 'browser_start_session', {});
+    const open = await ok(second, 'browser_open_page', {
+      session_id: s2.session_id,
+      url: server.url('storage/login.html'),
+    });
+    expect(open.session_id).toBe(s2.session_id);
+    await ok(second, 'browser_load_state', { session_id: open.session_id, profile: 'work' });
+    const draft = await second.core
+      .findPage(open.page_id)!
+      .raw.evaluate(() => [sessionStorage.getItem('draft'), localStorage.getItem('profile')]);
+    expect(draft).toEqual(['unsent note', JSON.stringify({ user: 'ada', theme: 'dark' })]);
     await second.close();
   });
 

@@ -1,6 +1,7 @@
 /**
  * Saved browser state: the session's cookies plus localStorage and sessionStorage per origin.
- * Origins: those its open pages (and their frames) show, those a loaded state brought, and those
+ * Origins: those its open pages show (top level: a third-party frame's storage is partitioned under
+ * the page's site, and restoring it as the origin's own would be wrong), those a loaded state brought, and those
  * its cookies belong to. sessionStorage belongs to a tab, so only open tabs give it. Origins no
  * open page shows are read, and localStorage is restored, through one hidden page that visits
  * each origin on a stub document brow serves itself (request interception: no network, none of
@@ -108,13 +109,10 @@ export async function collectState(session: Session): Promise<{ state: SavedStat
   const pages = [...session.pages.values()].filter((p) => !p.closed);
   pages.sort((a, b) => Number(b.id === session.activePageId) - Number(a.id === session.activePageId));
   for (const page of pages) {
-    for (const frame of page.raw.frames()) {
-      if (!isWebOrigin(frame.url())) continue;
-      const origin = new URL(frame.url()).origin;
-      if (byOrigin.has(origin)) continue;
-      const got = await readOrigin(frame, skipped);
-      if (got && !byOrigin.has(got.origin)) byOrigin.set(got.origin, got);
-    }
+    const frame = page.raw.mainFrame();
+    if (!isWebOrigin(frame.url()) || byOrigin.has(new URL(frame.url()).origin)) continue;
+    const got = await readOrigin(frame, skipped);
+    if (got && !byOrigin.has(got.origin)) byOrigin.set(got.origin, got);
   }
   // origins no page shows now: brought by a loaded state, or where the cookies come from
   const known = session.state.peek(knownOrigins) ?? new Set<string>();
@@ -269,18 +267,15 @@ export async function applyState(
     if (page.closed) continue;
     await installSeed(page, fresh).catch(() => undefined);
     // a tab already on one of the origins gets its items now (the page's own values kept)
-    for (const frame of page.raw.frames()) {
-      if (!isWebOrigin(frame.url())) continue;
-      const origin = new URL(frame.url()).origin;
-      const items = fresh.get(origin);
-      if (!items) continue;
-      await bounded(
-        frame.evaluate((its: [string, string][]) => {
-          for (const [k, v] of its) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v);
-        }, items),
-        FRAME_READ_MS,
-      );
-    }
+    const frame = page.raw.mainFrame();
+    const items = isWebOrigin(frame.url()) ? fresh.get(new URL(frame.url()).origin) : undefined;
+    if (!items) continue;
+    await bounded(
+      frame.evaluate((its: [string, string][]) => {
+        for (const [k, v] of its) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v);
+      }, items),
+      FRAME_READ_MS,
+    );
   }
   if (!seed.installed) {
     seed.installed = true;
