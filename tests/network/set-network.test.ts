@@ -201,6 +201,38 @@ describe('browser_set_network', () => {
     expect((await get(pageId, cross)).text).toBe('server');
   });
 
+  it('blocked_origins stops a WebSocket opened by an out-of-process iframe, and logs it', async () => {
+    const pageId = await freshPage('network/app.html');
+    await h.ok('browser_set_network', { page_id: pageId, blocked_origins: [ws.url] });
+    const src = `${h.server.crossOrigin}/network/ws.html?ws=${encodeURIComponent(ws.url)}`;
+    const before = ws.connections;
+    await h.ok('browser_navigate', {
+      page_id: pageId,
+      url: h.server.url(`network/frames.html?src=${encodeURIComponent(src)}`),
+    });
+    const raw = h.rt.core.findPage(pageId)!.raw;
+    const frame = await until(
+      async () => raw.frames().find((f) => f.url().startsWith(h.server.crossOrigin)),
+      (f) => f !== undefined,
+    );
+    expect((frame as any).client).not.toBe((raw.mainFrame() as any).client);
+    expect(
+      await until(
+        () => frame!.$eval('#out', (e) => e.textContent),
+        (t) => t !== 'connecting',
+      ),
+    ).toMatch(/^threw .*blocked by brow \(blocked_origins\)/);
+    expect(ws.connections).toBe(before);
+    const log = await until(
+      () => h.ok('browser_read_network', { page_id: pageId, pattern: '^ws:', clear: false }),
+      (r) => r.network_entries.length > 0,
+    );
+    expect(log.network_entries[0]).toMatchObject({
+      resource_type: 'websocket',
+      blocked_by: 'blocked_origins',
+    });
+  });
+
   it('a popup the page opens on a refused origin does not stay there', async () => {
     const pageId = await freshPage('network/app.html');
     await h.ok('browser_set_network', { page_id: pageId, allowed_origins: [h.server.origin] });

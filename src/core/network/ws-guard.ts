@@ -2,11 +2,12 @@
  * The origin lists for WebSocket. Chromium's Fetch domain and Network.setBlockedURLs do not see
  * WebSocket handshakes, so a script in every document of the page (main frame and iframes,
  * out-of-process ones too, through puppeteer's evaluateOnNewDocument) wraps `WebSocket`: a socket
- * to a refused origin throws SecurityError, and the main target's documents report it to the
- * network log through a CDP binding. Not covered: WebSockets opened by workers, and a page that
+ * to a refused origin throws SecurityError and is reported to the network log through a CDP
+ * binding (on every target of the page). Not covered: WebSockets opened by workers, and a page that
  * kept a reference to the native constructor before the script ran (it runs first, so only by
  * another frame's realm).
  */
+import { CDPSessionEvent, type CDPSession } from 'puppeteer-core';
 import type { BrowPage } from '../session/page.js';
 import { originVerdict, type OriginPolicy } from './policy.js';
 
@@ -57,7 +58,7 @@ const scriptFor = (policy: OriginPolicy | null) =>
 /** Install the guard on a page; `update` sets the policy for new documents and the current ones. */
 export async function installWsGuard(page: BrowPage) {
   const session = page.session;
-  page.cdp.on('Runtime.bindingCalled', (e) => {
+  const onBinding = (e: { name: string; payload: string }): void => {
     if (e.name !== BINDING) return;
     let info: { url?: unknown; by?: unknown };
     try {
@@ -79,10 +80,23 @@ export async function installWsGuard(page: BrowPage) {
       duration_ms: 0,
     });
     session.events.emit('network-event', session.id, { page_id: page.id, entry });
-  });
+  };
+  page.cdp.on('Runtime.bindingCalled', onBinding);
   // bindings reach contexts created later (new documents) only with Runtime enabled
   await page.cdp.send('Runtime.enable');
   await page.cdp.send('Runtime.addBinding', { name: BINDING });
+  // out-of-process iframes: the binding on puppeteer's session of each (Runtime is enabled there),
+  // added as the session attaches so the first document has it
+  const main = (page.raw as unknown as { _client?: () => CDPSession })._client?.();
+  const bindChild = (child: CDPSession) => {
+    child.on('Runtime.bindingCalled', onBinding);
+    void child.send('Runtime.addBinding', { name: BINDING }).catch(() => undefined);
+  };
+  if (main) {
+    main.on(CDPSessionEvent.SessionAttached, bindChild);
+    const children = new Set(page.raw.frames().map((f) => (f as unknown as { client?: CDPSession }).client));
+    for (const c of children) if (c && c !== main && !c.detached) bindChild(c);
+  }
   let scriptId: string | null = null;
   return {
     async update(policy: OriginPolicy | null): Promise<void> {
