@@ -15,6 +15,8 @@ export interface OverlayState {
   cursor: { x: number; y: number; label: string } | null;
   /** Trusted mouse events move the ghost cursor (while the agent acts). */
   follow: boolean;
+  /** An agent asks the person to point at an element (browser_pick): a prompt, and clicks pick. */
+  pick: { id: string; instructions: string } | null;
 }
 
 /** The isolated world's name (also the binding's context name). */
@@ -47,6 +49,10 @@ const OVERLAY_CSS = `
 .cursor.click::after { content: ""; position: absolute; left: -14px; top: -14px; width: 28px; height: 28px;
   border-radius: 50%; border: 3px solid #a78bfa; animation: ripple .45s ease-out forwards; }
 @keyframes ripple { from { transform: scale(.3); opacity: 1 } to { transform: scale(1.4); opacity: 0 } }
+.catcher { position: absolute; inset: 0; pointer-events: auto; cursor: crosshair; background: transparent; }
+.pickbox { position: absolute; left: 0; top: 0; pointer-events: none; border: 2px solid #f59e0b;
+  background: rgba(245,158,11,.12); border-radius: 3px; }
+.banner.prompt { bottom: auto; top: 16px; }
 [hidden] { display: none !important; }
 `;
 
@@ -63,9 +69,13 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
     label: HTMLElement;
     state: OverlayState;
     keeper: MutationObserver;
+    catcher: HTMLElement;
+    pickbox: HTMLElement;
+    prompt: HTMLElement;
+    promptText: HTMLElement;
   };
   const g = globalThis as unknown as { __browOverlay?: Ui };
-  const visible = (s: OverlayState) => !!(s.banner || s.badge || s.cursor);
+  const visible = (s: OverlayState) => !!(s.banner || s.badge || s.cursor || s.pick);
   if (!document.documentElement) {
     // the new document has no <html> yet: apply once it has
     document.addEventListener('readystatechange', () => applyOverlay(state, binding, css), { once: true });
@@ -88,6 +98,8 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
     for (const [k, v] of Object.entries({ ...hostStyle, 'pointer-events': 'none', display: 'block' })) {
       host.style.setProperty(k, v, 'important');
     }
+    // brow's own hit tests (pick) skip the host: its catcher covers the page while a pick is asked for
+    host.setAttribute('data-brow-overlay', '');
     const root = host.attachShadow({ mode: 'closed' });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
@@ -100,6 +112,15 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
     const text = el('p', '', banner);
     const button = el('button', '', banner, 'Continue');
     button.type = 'button';
+    const catcher = el('div', 'catcher', root);
+    catcher.hidden = true;
+    const pickbox = el('div', 'pickbox', root);
+    pickbox.hidden = true;
+    const prompt = el('div', 'banner prompt', root);
+    prompt.setAttribute('role', 'status');
+    prompt.hidden = true;
+    el('h2', '', prompt, 'brow: point at an element');
+    const promptText = el('p', '', prompt);
     const badge = el('div', 'badge', root);
     badge.hidden = true;
     const cursor = el('div', 'cursor', root);
@@ -128,6 +149,10 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
       cursor,
       label,
       state,
+      catcher,
+      pickbox,
+      prompt,
+      promptText,
       // a page that rewrites <html> must not lose the banner
       keeper: new MutationObserver(() => {
         if (visible(created.state) && !host.isConnected) document.documentElement?.appendChild(host);
@@ -140,6 +165,46 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
       const signal = (globalThis as unknown as Record<string, (p: string) => void>)[binding];
       signal?.(JSON.stringify({ type: 'continue', id: s.banner.id }));
     });
+    // a pick: outline what is under the pointer, and a trusted click names the point to brow
+    const under = (x: number, y: number): Element | null => {
+      created.catcher.hidden = true;
+      const hit = document.elementFromPoint(x, y);
+      created.catcher.hidden = !created.state.pick;
+      return hit;
+    };
+    created.catcher.addEventListener('mousemove', (e) => {
+      if (!e.isTrusted) return;
+      const hit = under(e.clientX, e.clientY);
+      const r = hit?.getBoundingClientRect();
+      created.pickbox.hidden = !r;
+      if (r) {
+        created.pickbox.style.transform = `translate(${r.x}px, ${r.y}px)`;
+        created.pickbox.style.width = `${r.width}px`;
+        created.pickbox.style.height = `${r.height}px`;
+      }
+    });
+    for (const type of [
+      'mousedown',
+      'mouseup',
+      'pointerdown',
+      'pointerup',
+      'click',
+      'dblclick',
+      'contextmenu',
+    ]) {
+      created.catcher.addEventListener(type, (e) => {
+        // the page never sees a click meant for the pick
+        e.preventDefault();
+        e.stopPropagation();
+        const s = created.state;
+        if (type !== 'click' || !e.isTrusted || !s.pick) return;
+        const m = e as MouseEvent;
+        created.catcher.hidden = true;
+        created.pickbox.hidden = true;
+        const signal = (globalThis as unknown as Record<string, (p: string) => void>)[binding];
+        signal?.(JSON.stringify({ type: 'pick', id: s.pick.id, x: m.clientX, y: m.clientY }));
+      });
+    }
     const move = (e: MouseEvent, click: boolean) => {
       if (!e.isTrusted || !created.state.follow || !created.state.cursor) return;
       created.cursor.style.transform = `translate(${e.clientX}px, ${e.clientY}px)`;
@@ -157,6 +222,11 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
   ui.state = state;
   ui.banner.hidden = !state.banner;
   if (state.banner) ui.text.textContent = state.banner.instructions;
+  ui.prompt.hidden = !state.pick;
+  ui.catcher.hidden = !state.pick;
+  if (!state.pick) ui.pickbox.hidden = true;
+  if (state.pick)
+    ui.promptText.textContent = `${state.pick.instructions} Click it here, or use Pick in the brow console.`;
   ui.badge.hidden = !state.badge;
   ui.badge.textContent = state.badge ?? '';
   ui.cursor.hidden = !state.cursor;
@@ -180,6 +250,12 @@ function applyOverlay(state: OverlayState, binding: string, css: string): string
 export function overlayExpression(state: OverlayState): string {
   return `(${applyOverlay.toString()})(${JSON.stringify(state)}, ${JSON.stringify(BINDING)}, ${JSON.stringify(OVERLAY_CSS)})`;
 }
+
+/** The pick prompt's text, or null when no pick is asked for (tests). */
+export const PICK_PROMPT_EXPRESSION = `(() => {
+  const ui = globalThis.__browOverlay;
+  return ui && ui.host.isConnected && !ui.prompt.hidden ? ui.promptText.textContent : null;
+})()`;
 
 /** Where the banner's Continue button is (viewport CSS px), for tests and the console. */
 export const CONTINUE_RECT_EXPRESSION = `(() => {

@@ -10,18 +10,16 @@ import { frameIdOf } from '../snapshot/snapshot.js';
 import { BINDING, WORLD, overlayExpression, type OverlayState } from './overlay-script.js';
 import { Screencast } from './screencast.js';
 
-/** What the banner tells brow. */
-export interface OverlaySignal {
-  type: 'continue';
-  id: string;
-}
+/** What the overlay tells brow: the banner's Continue, or the point a person clicked for a pick. */
+export type OverlaySignal =
+  { type: 'continue'; id: string } | { type: 'pick'; id: string; x: number; y: number };
 
 /** How long trusted mouse events move the ghost cursor after an agent action starts. */
 const FOLLOW_MS = 3000;
 /** An overlay update that does not answer in this time is given up (a dialog froze the page). */
 const APPLY_TIMEOUT_MS = 3000;
 
-const visible = (s: OverlayState): boolean => !!(s.banner || s.badge || s.cursor);
+const visible = (s: OverlayState): boolean => !!(s.banner || s.badge || s.cursor || s.pick);
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -34,6 +32,8 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export class PageLive {
   /** The handoff banner shown in the page. */
   banner: OverlayState['banner'] = null;
+  /** A pick an agent asked for (browser_pick): the prompt, and clicks in the page pick. */
+  pickPrompt: OverlayState['pick'] = null;
   /** Set while a recording runs (the badge says so). */
   recording = false;
   readonly screencast: Screencast;
@@ -61,9 +61,13 @@ export class PageLive {
   /** The overlay as it should look now. */
   state(): OverlayState {
     const watched = this.watchers > 0;
-    const badge = [this.recording ? '● REC' : '', this.banner ? 'your turn' : 'agent'].filter(Boolean);
+    const badge = [
+      this.recording ? '● REC' : '',
+      this.banner || this.pickPrompt ? 'your turn' : 'agent',
+    ].filter(Boolean);
     return {
       banner: this.banner,
+      pick: this.pickPrompt,
       badge: watched ? `brow · ${badge.join(' · ')}` : null,
       cursor: watched ? this.cursor : null,
       follow: watched && this.follow,

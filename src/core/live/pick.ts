@@ -14,6 +14,7 @@ import type { BrowPageApi } from '../snapshot/injected/types.js';
 import { frameOwners } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
 import { frameIdOf } from '../snapshot/snapshot.js';
+import { liveOf } from './page-live.js';
 
 export interface PickedElement {
   ref: string;
@@ -50,7 +51,8 @@ const MAX_DEPTH = 8;
 
 /** The deepest element at (x, y) of one frame's viewport; runs in the page. */
 function atPoint(api: BrowPageApi, x: number, y: number): InFrame | null {
-  let el = document.elementFromPoint(x, y);
+  // brow's own overlay (its pick catcher covers the page while a pick is asked for) is not the page
+  let el = document.elementsFromPoint(x, y).find((e) => !e.hasAttribute('data-brow-overlay')) ?? null;
   for (let i = 0; el?.shadowRoot && i < 32; i++) {
     const inner = el.shadowRoot.elementFromPoint(x, y);
     if (!inner || inner === el) break;
@@ -179,9 +181,12 @@ export async function pick(
     ...(delivered ? { pick_id: waiters[0]!.info.pick_id } : {}),
   });
   for (const w of waiters) w.resolve(element);
-  const kept = page.session.state.get(picksSlot).items;
-  kept.push({ seq: event.seq, page_id: page.id, picked_at: event.timestamp, delivered, element });
-  if (kept.length > MAX_KEPT) kept.splice(0, kept.length - MAX_KEPT);
+  // a pick a browser_pick call answered is the agent's already; others wait for browser_read_picks
+  if (!delivered) {
+    const kept = page.session.state.get(picksSlot).items;
+    kept.push({ seq: event.seq, page_id: page.id, picked_at: event.timestamp, delivered, element });
+    if (kept.length > MAX_KEPT) kept.splice(0, kept.length - MAX_KEPT);
+  }
   return { ...element, delivered };
 }
 
@@ -231,6 +236,13 @@ export async function requestPick(
   });
   waiters.push(waiter);
   page.session.touch(opts.timeoutMs);
+  // the page shows the request too: a person at its window clicks the element there
+  const live = liveOf(page);
+  const offSignal = live.onSignal((sig) => {
+    if (sig.type === 'pick' && sig.id === info.pick_id) void pick(page, sig.x, sig.y).catch(() => undefined);
+  });
+  live.pickPrompt = { id: info.pick_id, instructions: opts.instructions };
+  void live.render();
   page.session.events.emit('pick-requested', page.session.id, {
     page_id: page.id,
     pick_id: info.pick_id,
@@ -243,6 +255,11 @@ export async function requestPick(
   } finally {
     clearTimeout(timer);
     offGone?.();
+    offSignal();
+    if (live.pickPrompt?.id === info.pick_id) {
+      live.pickPrompt = null;
+      void live.render();
+    }
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     const i = waiters.indexOf(waiter);
     if (i >= 0) waiters.splice(i, 1);
