@@ -70,7 +70,8 @@ describe('storage answers through MCP', () => {
     for (const mode of ['compact', 'full'] as const) {
       const open = await rt.invoke('browser_open_page', { url: fixtures.url('storage/login.html') });
       const page = open.data.page_id as string;
-      const refs = (await rt.invoke('browser_list_elements', { page_id: page })).data.snapshot.refs as any[];
+      const refs = ((await rt.invoke('browser_list_elements', { page_id: page })).data as any).snapshot
+        .refs as any[];
       const pw = refs.find((r) => r.accessible_name === 'Password').ref as string;
       const user = refs.find((r) => r.accessible_name === 'User').ref as string;
       const r = await call(mode, 'browser_fill_form', {
