@@ -81,7 +81,7 @@ describe('routes', () => {
       page_id: pageId,
       pattern: '**/network/seen',
       action: 'continue',
-      headers: { 'x-brow-route': 'yes' },
+      headers: { 'X-Brow-Route': 'yes' },
     });
     expect(await get(pageId, '/network/seen')).toEqual({ status: 200, text: 'server' });
     expect(seen.at(-1)?.['x-brow-route']).toBe('yes');

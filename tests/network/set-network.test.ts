@@ -197,6 +197,14 @@ describe('browser_set_network', () => {
     expect((await get(pageId, '/network/seen')).text).toBe('server');
     const log = await h.ok('browser_read_network', { page_id: pageId, pattern: 'localhost', clear: false });
     expect(log.network_entries.at(-1)).toMatchObject({ blocked_by: 'blocked_origins' });
+    // navigating there fails, and says why
+    const nav = await h.err('browser_navigate', {
+      page_id: pageId,
+      url: `${h.server.crossOrigin}/network/app.html`,
+    });
+    expect(nav.code).toBe('navigation_failed');
+    expect(nav.content).toContain('ERR_BLOCKED_BY_CLIENT');
+    await h.ok('browser_navigate', { page_id: pageId, url: h.server.url('network/app.html') });
     await h.ok('browser_set_network', { page_id: pageId, blocked_origins: [] });
     expect((await get(pageId, cross)).text).toBe('server');
   });

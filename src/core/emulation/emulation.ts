@@ -229,7 +229,8 @@ export async function emulate(
   st.settings = next;
   if (!st.installed) {
     st.installed = true;
-    session.pageSetups.add((page) => applyToPage(page, true));
+    // under the page's lock: the page is listed (a popup can be called) before its setups end
+    session.pageSetups.add((page) => page.exclusive(() => applyToPage(page, true)));
   }
   const pages = [...session.pages.values()].filter((p) => !p.closed);
   await Promise.all(pages.map((p) => applyToPage(p)));

@@ -88,7 +88,8 @@ function ensureInstalled(session: Session): NetworkState {
   const st = session.state.get(networkSlot);
   if (!st.installed) {
     st.installed = true;
-    session.pageSetups.add((page) => applyToPage(page, true));
+    // under the page's lock: the page is listed (a popup can be called) before its setups end
+    session.pageSetups.add((page) => page.exclusive(() => applyToPage(page, true)));
   }
   return st;
 }
@@ -151,14 +152,16 @@ function handleRequest(session: Session, req: HTTPRequest, fixClient: (req: HTTP
       )
       .catch(() => undefined);
   } else {
-    const headers = { ...req.headers(), ...(route.headers ?? {}) };
+    // puppeteer's request headers are lower-case: one spelling per name
+    const set = Object.entries(route.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v] as const);
+    const headers = { ...req.headers(), ...Object.fromEntries(set) };
     void req.continue({ headers }, PRIORITY).catch(() => undefined);
   }
 }
 
 /**
- * Bring one page in line with its session's network state. `fresh`: a new page, where settings
- * still at their defaults need no call.
+ * Bring one page in line with its session's network state: settings still at their defaults that
+ * were never applied to the page need no call. `fresh`: a page just opened (popups are rechecked).
  */
 async function applyToPage(page: BrowPage, fresh = false): Promise<void> {
   const session = page.session;
@@ -179,7 +182,7 @@ async function applyToPage(page: BrowPage, fresh = false): Promise<void> {
     work.push(raw.setRequestInterception(wantIntercept));
   }
   const apply = (key: string, isDefault: boolean, fn: () => Promise<unknown>) => {
-    if (fresh && isDefault && !pn.applied.has(key)) return;
+    if (isDefault && !pn.applied.has(key)) return;
     pn.applied.add(key);
     work.push(fn());
   };
