@@ -1,5 +1,6 @@
 /** Actions by ref. Each returns its effect: outcome, navigation, pages, dialogs, downloads, requests, changes. */
 import { z } from 'zod';
+import { BrowserError } from '../core/errors.js';
 import type * as Actions from '../core/actions/actions.js';
 import type { Effect } from '../core/actions/effect.js';
 import type { BrowPage } from '../core/session/page.js';
@@ -101,16 +102,31 @@ export const typeCap = defineCapability({
   input: z.object({
     ...base,
     ref: z.string().optional().describe('Element to focus first; omit: the focus'),
-    text: z.string().describe('Text to type'),
+    text: z.string().max(10_000).describe('Text to type (browser_fill for long text)'),
     delay_ms: z.number().int().min(0).max(1000).optional().describe('Pause between keys in ms'),
   }),
-  handle: (input, ctx) =>
-    runAction(ctx, input, (act, page) =>
+  handle: (input, ctx) => {
+    // keys with pauses must fit in the call's bound: refuse now rather than hold the page for minutes
+    const limit = ctx.core.config.default_timeout_ms;
+    const needs = [...input.text].length * (input.delay_ms ?? 0);
+    if (needs > limit) {
+      throw new BrowserError(
+        'invalid_request',
+        `Typing ${[...input.text].length} characters ${input.delay_ms} ms apart takes ${Math.round(needs / 1000)} s, more than a call's ${Math.round(limit / 1000)} s.`,
+        {
+          hint: 'Lower delay_ms (0 types as fast as the page takes keys), type in shorter parts, or set the text at once with browser_fill.',
+          details: { needs_ms: needs, limit_ms: limit },
+        },
+      );
+    }
+    return runAction(ctx, input, (act, page) =>
       act.type(page, input.text, {
         ...(input.ref ? { ref: input.ref } : {}),
         ...(input.delay_ms !== undefined ? { delay_ms: input.delay_ms } : {}),
+        signal: ctx.signal,
       }),
-    ),
+    );
+  },
 });
 
 export const pressCap = defineCapability({
@@ -141,8 +157,18 @@ export const scrollCap = defineCapability({
   input: z.object({
     ...base,
     ref: z.string().optional().describe('Bring into view; with deltas: the pane to scroll'),
-    delta_x: z.number().default(0).describe('Horizontal pixels; positive moves right'),
-    delta_y: z.number().default(0).describe('Vertical pixels; positive moves down'),
+    delta_x: z
+      .number()
+      .min(-100_000)
+      .max(100_000)
+      .default(0)
+      .describe('Horizontal pixels; positive moves right'),
+    delta_y: z
+      .number()
+      .min(-100_000)
+      .max(100_000)
+      .default(0)
+      .describe('Vertical pixels; positive moves down'),
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (act, page) =>
@@ -202,10 +228,10 @@ export const dragCap = defineCapability({
     ...base,
     ref: z.string().min(1).describe('Element to drag'),
     to_ref: z.string().min(1).optional().describe('Drop onto this ref (a few px past its centre)'),
-    to_x: z.number().optional().describe('Drop at viewport x (with to_y)'),
-    to_y: z.number().optional().describe('Drop at viewport y (with to_x)'),
-    offset_x: z.number().optional().describe('Move right by px (negative: left)'),
-    offset_y: z.number().optional().describe('Move down by px (negative: up)'),
+    to_x: z.number().min(0).max(20_000).optional().describe('Drop at viewport x (with to_y)'),
+    to_y: z.number().min(0).max(20_000).optional().describe('Drop at viewport y (with to_x)'),
+    offset_x: z.number().min(-20_000).max(20_000).optional().describe('Move right by px (negative: left)'),
+    offset_y: z.number().min(-20_000).max(20_000).optional().describe('Move down by px (negative: up)'),
   }),
   handle: (input, ctx) =>
     runAction(ctx, input, (act, page) =>

@@ -1,6 +1,6 @@
 /** Fields and helpers shared by capability declarations. */
 import { z } from 'zod';
-import type { BrowPage } from '../core/session/page.js';
+import type { BrowPage, Watch } from '../core/session/page.js';
 import type { CapabilityContext } from './define.js';
 
 export const pageIdField = z.string().min(1).optional().describe('Page; default: the last used');
@@ -9,7 +9,13 @@ export const sessionIdField = z.string().min(1).optional().describe("Session; de
 
 export const refField = z.string().min(1).describe('Ref from the latest listing, e.g. "e12"');
 
-export const timeoutField = z.number().int().min(1).optional().describe('ms (default 30000, max 120000)');
+export const timeoutField = z
+  .number()
+  .int()
+  .min(1)
+  .max(600_000)
+  .optional()
+  .describe('ms (default 30000, max 120000)');
 
 // Output fields shared by many capabilities: described once, kept short (they ride in every tool list).
 export const pageIdOut = z.string().describe('Page id');
@@ -39,14 +45,18 @@ export function timeoutMs(ctx: CapabilityContext, t: number | undefined): number
   return Math.min(t ?? cfg.default_timeout_ms, cfg.max_timeout_ms);
 }
 
-/** Resolve the page a call means and run fn with it to itself (calls on one page are serialised). */
+/**
+ * Resolve the page a call means and run fn with it to itself (calls on one page are serialised,
+ * watched for a crash or a hung renderer: see BrowPage.exclusive for `watch`).
+ */
 export function onPage<T>(
   ctx: CapabilityContext,
   input: { page_id?: string | undefined; session_id?: string | undefined },
   fn: (page: BrowPage) => Promise<T>,
+  opts: { watch?: Watch } = {},
 ): Promise<T> {
   const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
-  return page.exclusive(() => fn(page));
+  return page.exclusive(() => fn(page), opts);
 }
 
 /** The seed-001 page record. */
@@ -54,9 +64,17 @@ export function pageRecord(p: BrowPage) {
   return {
     page_id: p.id,
     session_id: p.session.id,
-    target_id: (p.raw.target() as unknown as { _targetId?: string })._targetId ?? null,
+    target_id: p.targetId,
     url: p.url(),
-    state: p.closed ? 'closed' : p.pendingDialog ? 'dialog' : p.handoffId ? 'handoff' : 'open',
+    state: p.closed
+      ? 'closed'
+      : p.crashed
+        ? 'crashed'
+        : p.pendingDialog
+          ? 'dialog'
+          : p.handoffId
+            ? 'handoff'
+            : 'open',
     active: p.session.activePageId === p.id,
     opener_page_id: p.openerPageId,
     document_generation: p.documentGeneration,

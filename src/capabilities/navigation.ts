@@ -35,24 +35,29 @@ export const navigateCap = defineCapability({
     timeout_ms: timeoutField,
   }),
   async handle(input, ctx) {
-    return onPage(ctx, input, async (page) => {
-      page.assertNoDialog();
-      const { navigate } = await import('../core/session/navigate.js');
-      const r = await navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms));
-      const text = r.download
-        ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
-        : `Navigated ${page.id} to ${r.url}${r.title ? ` — ${r.title}` : ''}${r.status ? ` (HTTP ${r.status})` : ''}. Take a fresh snapshot; old refs are stale.`;
-      return {
-        text,
-        data: {
-          page_id: page.id,
-          session_id: page.session.id,
-          status: r.status,
-          ...(r.download ? { download: r.download } : {}),
-          page: { ...pageRecord(page), title: r.title },
-        },
-      };
-    });
+    return onPage(
+      ctx,
+      input,
+      async (page) => {
+        page.assertNoDialog();
+        const { navigate } = await import('../core/session/navigate.js');
+        const r = await navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms));
+        const text = r.download
+          ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
+          : `Navigated ${page.id} to ${r.url}${r.title ? ` — ${r.title}` : ''}${r.status ? ` (HTTP ${r.status})` : ''}. Take a fresh snapshot; old refs are stale.`;
+        return {
+          text,
+          data: {
+            page_id: page.id,
+            session_id: page.session.id,
+            status: r.status,
+            ...(r.download ? { download: r.download } : {}),
+            page: { ...pageRecord(page), title: r.title },
+          },
+        };
+      },
+      { watch: 'free' },
+    ); // a hung page's script is stopped so the navigation goes through
   },
 });
 
@@ -77,17 +82,22 @@ export const historyCap = defineCapability({
     timeout_ms: timeoutField,
   }),
   async handle(input, ctx) {
-    return onPage(ctx, input, async (page) => {
-      page.assertNoDialog();
-      const { history } = await import('../core/session/navigate.js');
-      const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
-      return {
-        text: r.moved
-          ? `${input.action}: now at ${r.url}`
-          : `${input.action}: the page did not move (${r.url}).`,
-        data: { page_id: page.id, url: r.url, moved: r.moved, title: r.title },
-      };
-    });
+    return onPage(
+      ctx,
+      input,
+      async (page) => {
+        page.assertNoDialog();
+        const { history } = await import('../core/session/navigate.js');
+        const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
+        return {
+          text: r.moved
+            ? `${input.action}: now at ${r.url}`
+            : `${input.action}: the page did not move (${r.url}).`,
+          data: { page_id: page.id, url: r.url, moved: r.moved, title: r.title },
+        };
+      },
+      { watch: 'free' },
+    );
   },
 });
 
@@ -118,7 +128,7 @@ export const waitCap = defineCapability({
         'load_state: commit…networkidle; text/ref: visible|hidden|attached|detached(|enabled|disabled)',
       ),
     duration_ms: z.number().int().min(0).max(120_000).optional().describe('condition=time: ms'),
-    timeout_ms: z.number().int().min(1).default(30_000).describe('Give up after ms'),
+    timeout_ms: z.number().int().min(1).max(600_000).default(30_000).describe('Give up after ms'),
   }),
   async handle(input, ctx) {
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
@@ -128,7 +138,10 @@ export const waitCap = defineCapability({
     const what = `${input.condition}${input.value ? ` "${input.value}"` : ''}`;
     const stop = heartbeat(ctx, limit, (ms) => `Waiting for ${what} (${seconds(ms)} of ${seconds(limit)}).`);
     // a caller that cancels or goes away ends the wait at once
-    const r = await untilAborted(waitFor(page, { ...input, timeout_ms: limit }), ctx.signal).finally(stop);
+    const r = await untilAborted(
+      page.whileAlive(waitFor(page, { ...input, timeout_ms: limit })),
+      ctx.signal,
+    ).finally(stop);
     return {
       text: `Wait for ${input.condition}${input.value ? ` "${input.value}"` : ''} satisfied after ${r.waited_ms} ms.`,
       data: { page_id: page.id, ...r },

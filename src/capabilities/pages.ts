@@ -47,7 +47,7 @@ export const openPage = defineCapability({
       .enum(['commit', 'domcontentloaded', 'load', 'networkidle'])
       .default('load')
       .describe('When it counts as opened'),
-    timeout_ms: z.number().int().min(1).optional().describe('ms (default 30000)'),
+    timeout_ms: z.number().int().min(1).max(600_000).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
     const { checkUrl, navigate, safeTitle } = await navigation();
@@ -59,8 +59,9 @@ export const openPage = defineCapability({
     let download: NavigationResult['download'];
     if (input.url !== 'about:blank') {
       try {
-        const nav = await page.exclusive(() =>
-          navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms)),
+        const nav = await page.exclusive(
+          () => navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms)),
+          { watch: 'free' },
         );
         status = nav.status;
         download = nav.download;
@@ -106,7 +107,7 @@ export const listPages = defineCapability({
     const pages = await Promise.all(
       sessions
         .flatMap((s) => [...s.pages.values()])
-        .map(async (p) => ({ ...pageRecord(p), title: await safeTitle(p) })),
+        .map(async (p) => ({ ...pageRecord(p), title: await safeTitle(p, 500) })),
     );
     const text =
       pages.length === 0
@@ -150,7 +151,8 @@ export const closePage = defineCapability({
   positional: ['page_id'],
   input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
   async handle(input, ctx) {
-    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
+    // a crashed page can still be closed
+    const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner, { crashed: 'allow' });
     await page.close();
     return {
       text: `Closed page ${page.id}.`,

@@ -10,8 +10,8 @@ const effect = () => import('../core/actions/effect.js');
 const coordinates = {
   page_id: pageIdField,
   session_id: sessionIdField,
-  x: z.number().min(0).describe('Viewport x, CSS px'),
-  y: z.number().min(0).describe('Viewport y, CSS px'),
+  x: z.number().min(0).max(20_000).describe('Viewport x, CSS px'),
+  y: z.number().min(0).max(20_000).describe('Viewport y, CSS px'),
 };
 
 export const clickAtCap = defineCapability({

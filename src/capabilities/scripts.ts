@@ -35,30 +35,35 @@ export const evaluateCap = defineCapability({
       .min(1)
       .describe('Expression (await allowed) or function, e.g. "(arg) => arg.x * 2"'),
     argument: z.unknown().optional().describe('JSON passed to a function'),
-    timeout_ms: z.number().int().min(1).optional().describe('ms (default 30000)'),
+    timeout_ms: z.number().int().min(1).max(600_000).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
-    return onPage(ctx, input, async (page) => {
-      const { evaluateExpression } = await import('../core/scripts/evaluate.js');
-      const r = await evaluateExpression(page, {
-        expression: input.expression,
-        argument: input.argument,
-        timeoutMs: timeoutMs(ctx, input.timeout_ms),
-      });
-      const text = r.navigated
-        ? `The page navigated while the expression ran (now ${page.url()}); there is no value. Take a fresh snapshot.`
-        : `Value (${r.type}${r.truncated ? ', truncated at 50,000 characters' : ''}):\n<page-content>\n${preview(r.value)}\n</page-content>`;
-      return {
-        text,
-        data: {
-          page_id: page.id,
-          value: r.value,
-          type: r.type,
-          truncated: r.truncated,
-          ...(r.navigated ? { navigated: true, url: page.url() } : {}),
-        },
-      };
-    });
+    return onPage(
+      ctx,
+      input,
+      async (page) => {
+        const { evaluateExpression } = await import('../core/scripts/evaluate.js');
+        const r = await evaluateExpression(page, {
+          expression: input.expression,
+          argument: input.argument,
+          timeoutMs: timeoutMs(ctx, input.timeout_ms),
+        });
+        const text = r.navigated
+          ? `The page navigated while the expression ran (now ${page.url()}); there is no value. Take a fresh snapshot.`
+          : `Value (${r.type}${r.truncated ? ', truncated at 50,000 characters' : ''}):\n<page-content>\n${preview(r.value)}\n</page-content>`;
+        return {
+          text,
+          data: {
+            page_id: page.id,
+            value: r.value,
+            type: r.type,
+            truncated: r.truncated,
+            ...(r.navigated ? { navigated: true, url: page.url() } : {}),
+          },
+        };
+      },
+      { watch: 'off' },
+    ); // its timeout terminates the script
   },
 });
 
@@ -81,30 +86,38 @@ export const executeCap = defineCapability({
     page_id: pageIdField,
     session_id: sessionIdField,
     code: z.string().min(1).describe('Async function body; `return` gives the result'),
-    timeout_ms: z.number().int().min(1).optional().describe('ms (default 30000)'),
+    timeout_ms: z.number().int().min(1).max(600_000).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
-    return onPage(ctx, input, async (page) => {
-      const { executeScript } = await import('../core/scripts/execute.js');
-      const r = await executeScript(page, { code: input.code, timeoutMs: timeoutMs(ctx, input.timeout_ms) });
-      const lines = r.navigated
-        ? [
-            `The script navigated the page to ${r.url}; its result and logs were lost (state is unchanged). Take a fresh snapshot.`,
-          ]
-        : [
-            `Script finished in ${r.duration_ms} ms.`,
-            '<page-content>',
-            `Result: ${preview(r.result)}${r.result_truncated ? ' (truncated)' : ''}`,
-            ...(r.logs.length > 0 ? ['Logs:', ...r.logs.map((l) => `  ${l}`)] : []),
-            ...(r.logs_dropped > 0
-              ? [`  (${r.logs_dropped} more log calls dropped after ${r.logs.length})`]
-              : []),
-            '</page-content>',
-            `State: ${preview(r.state)}`,
-            ...(r.error ? [r.error] : []),
-          ];
-      return { text: lines.join('\n'), data: { page_id: page.id, ...r } };
-    });
+    return onPage(
+      ctx,
+      input,
+      async (page) => {
+        const { executeScript } = await import('../core/scripts/execute.js');
+        const r = await executeScript(page, {
+          code: input.code,
+          timeoutMs: timeoutMs(ctx, input.timeout_ms),
+        });
+        const lines = r.navigated
+          ? [
+              `The script navigated the page to ${r.url}; its result and logs were lost (state is unchanged). Take a fresh snapshot.`,
+            ]
+          : [
+              `Script finished in ${r.duration_ms} ms.`,
+              '<page-content>',
+              `Result: ${preview(r.result)}${r.result_truncated ? ' (truncated)' : ''}`,
+              ...(r.logs.length > 0 ? ['Logs:', ...r.logs.map((l) => `  ${l}`)] : []),
+              ...(r.logs_dropped > 0
+                ? [`  (${r.logs_dropped} more log calls dropped after ${r.logs.length})`]
+                : []),
+              '</page-content>',
+              `State: ${preview(r.state)}`,
+              ...(r.error ? [r.error] : []),
+            ];
+        return { text: lines.join('\n'), data: { page_id: page.id, ...r } };
+      },
+      { watch: 'off' },
+    ); // its timeout terminates the script
   },
 });
 

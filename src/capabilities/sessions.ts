@@ -46,7 +46,13 @@ export const startSession = defineCapability({
       .strict()
       .optional()
       .describe('Default 1280×800'),
-    ttl_ms: z.number().int().min(1000).optional().describe('Stop after this many ms regardless'),
+    ttl_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(30 * 86_400_000)
+      .optional()
+      .describe('Stop after this many ms regardless'),
     dialog_policy: z
       .enum(['accept', 'dismiss', 'report'])
       .optional()

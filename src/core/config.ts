@@ -16,6 +16,13 @@ export const configSchema = z
       .max(100)
       .default(20)
       .describe('Most pages one session may hold'),
+    max_download_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 ** 4)
+      .default(1024 ** 3)
+      .describe('Largest download kept (bytes); a bigger one is cancelled and reported as resource_limit'),
     console_buffer: z
       .number()
       .int()

@@ -139,7 +139,7 @@ export class BrowCore {
         .target()
         .createCDPSession()
         .then((c) => {
-          trackDownloads(c, (frameId) => this.downloadOwner(frameId));
+          trackDownloads(c, (frameId) => this.downloadOwner(frameId), this.config.max_download_bytes);
           return c;
         });
       this.browserCdp.set(host, cdp);
@@ -155,6 +155,7 @@ export class BrowCore {
           pageId: p.id,
           sessionId: s.id,
           dir: s.downloadsDir,
+          contextId: s.options.attached ? undefined : s.context.id,
           record: (d) => {
             s.downloads.push(d);
             if (s.downloads.length > 200) s.downloads.shift();
@@ -306,11 +307,16 @@ export class BrowCore {
    * The page a call means: by id, else the session's active page, else the last used page.
    * Errors say which of page_not_found / page_closed / session_closed applies.
    */
-  resolvePage(pageId?: string, sessionId?: string, owner: string | null = null): BrowPage {
+  resolvePage(
+    pageId?: string,
+    sessionId?: string,
+    owner: string | null = null,
+    opts: { crashed?: 'allow' } = {},
+  ): BrowPage {
     if (pageId) {
       const p = this.findPage(pageId);
       if (!p || !visibleTo(p.session, owner)) throw this.missingPage(pageId);
-      p.assertOpen();
+      if (!(opts.crashed === 'allow' && p.crashed)) p.assertOpen();
       if (sessionId && p.session.id !== sessionId) {
         throw new BrowserError('page_not_found', `Page ${pageId} is not in session ${sessionId}.`);
       }

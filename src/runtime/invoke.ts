@@ -41,6 +41,31 @@ function closest(name: string): string[] {
   return nearest(want, short).map((n) => (n === 'browser' ? n : `browser_${n}`));
 }
 
+/** How deep JSON input may nest: far past any real argument, well short of a stack overflow. */
+const MAX_INPUT_DEPTH = 1000;
+
+/**
+ * invalid_request when the input nests deeper than `max` arrays/objects (measured without
+ * recursion: a 200,000-deep argument must not overflow the stack here or anywhere after).
+ */
+function nestedDeeperThan(input: unknown, max: number): BrowserError | null {
+  const stack: [unknown, number][] = [[input, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) {
+      return new BrowserError('invalid_request', `The input nests deeper than ${max} levels.`, {
+        hint: 'Flatten the argument: no tool takes JSON nested this deep.',
+        details: { max_depth: max },
+      });
+    }
+    for (const child of Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return null;
+}
+
 /** Run a capability by name with untrusted JSON input. */
 export async function invoke(name: string, input: unknown, ctx: CapabilityContext): Promise<Outcome> {
   const cap = getCapability(name);
@@ -52,6 +77,8 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
       }),
     );
   }
+  const tooDeep = nestedDeeperThan(input, MAX_INPUT_DEPTH);
+  if (tooDeep) return errorOutcome(tooDeep);
   const parsed = cap.input.safeParse(input ?? {});
   if (!parsed.success) return errorOutcome(describeIssues(cap, parsed.error));
   // a capability that waits for a person by design (a handoff, a pick) says how long it may run

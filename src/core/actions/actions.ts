@@ -203,7 +203,7 @@ export async function fill(page: BrowPage, ref: string, value: string): Promise<
 export async function type(
   page: BrowPage,
   text: string,
-  opts: { ref?: string; delay_ms?: number } = {},
+  opts: { ref?: string; delay_ms?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<Effect> {
   let p: Prepared | null = null;
   return performAction(page, {
@@ -220,7 +220,7 @@ export async function type(
       }
       if (p) await recordTimers(p, true);
       try {
-        await page.raw.keyboard.type(text, { delay: opts.delay_ms ?? 0 });
+        await typeKeys(page, text, opts.delay_ms ?? 0, opts.signal);
       } finally {
         if (p) await recordTimers(p, false);
       }
@@ -228,6 +228,28 @@ export async function type(
     },
     after: stateAfter(page, () => p),
   });
+}
+
+/**
+ * Type character by character, stopping between two keys when the caller goes away (a cancelled
+ * call must not keep typing into a page it no longer holds).
+ */
+async function typeKeys(page: BrowPage, text: string, delayMs: number, signal?: AbortSignal): Promise<void> {
+  let typed = 0;
+  for (const ch of text) {
+    if (signal?.aborted) {
+      throw new BrowserError(
+        'timeout',
+        `Typing stopped after ${typed} of ${[...text].length} characters: the call was cancelled.`,
+        {
+          details: { typed, reason: 'cancelled' },
+        },
+      );
+    }
+    await page.raw.keyboard.type(ch);
+    typed += 1;
+    if (delayMs > 0 && typed < text.length) await new Promise((r) => setTimeout(r, delayMs));
+  }
 }
 
 /** Press a key or combo ("Enter", "Control+A"), at the focus or on `ref`. */

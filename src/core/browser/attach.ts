@@ -191,5 +191,5 @@ export class AttachRegistry {
   }
 }
 
-export const targetIdOf = (t: { _targetId?: string } | object): string =>
-  (t as { _targetId: string })._targetId;
+import { targetIdOf } from './internals.js';
+export { targetIdOf };

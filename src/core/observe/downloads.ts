@@ -1,6 +1,6 @@
 /** Downloads: saved in the session's folder under a sanitised name, reported with size, type and sha256. */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, renameSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { CDPSession } from 'puppeteer-core';
 import type { DownloadRecord } from './records.js';
@@ -9,6 +9,8 @@ export interface DownloadOwner {
   pageId: string;
   sessionId: string;
   dir: string;
+  /** The browser context the download runs in (to cancel it). */
+  contextId: string | undefined;
   record(d: DownloadRecord): void;
   updated(d: DownloadRecord): void;
 }
@@ -51,8 +53,16 @@ const sha256 = (path: string) =>
       .on('error', reject);
   });
 
-/** Listen to a browser-level CDP session's download events; `owner(frameId)` finds who asked. */
-export function trackDownloads(cdp: CDPSession, owner: (frameId: string) => DownloadOwner | null): void {
+/**
+ * Listen to a browser-level CDP session's download events; `owner(frameId)` finds who asked. A
+ * download that grows past `maxBytes` (or announces more) is cancelled, its partial file removed,
+ * and its record says resource_limit.
+ */
+export function trackDownloads(
+  cdp: CDPSession,
+  owner: (frameId: string) => DownloadOwner | null,
+  maxBytes: number,
+): void {
   const live = new Map<string, { rec: DownloadRecord; who: DownloadOwner }>();
   cdp.on('Browser.downloadWillBegin', (e) => {
     const who = owner(e.frameId);
@@ -71,16 +81,38 @@ export function trackDownloads(cdp: CDPSession, owner: (frameId: string) => Down
   });
   cdp.on('Browser.downloadProgress', (e) => {
     const hit = live.get(e.guid);
-    if (!hit || e.state === 'inProgress') return;
+    if (!hit) return;
+    if (e.state === 'inProgress') {
+      if (Math.max(e.receivedBytes, e.totalBytes) <= maxBytes || hit.rec.error_code) return;
+      hit.rec.error_code = 'resource_limit';
+      hit.rec.error = `Larger than max_download_bytes (${maxBytes} bytes): cancelled.`;
+      void cdp
+        .send('Browser.cancelDownload', {
+          guid: e.guid,
+          ...(hit.who.contextId ? { browserContextId: hit.who.contextId } : {}),
+        })
+        .catch(() => undefined);
+      return;
+    }
     live.delete(e.guid);
     const { rec, who } = hit;
     if (e.state === 'canceled') {
       rec.state = 'canceled';
+      rmSync(join(who.dir, e.guid), { force: true });
       who.updated(rec);
       return;
     }
     void (async () => {
       const from = join(who.dir, e.guid);
+      if (Math.max(e.receivedBytes, e.totalBytes) > maxBytes) {
+        // finished before a progress event could stop it
+        rmSync(from, { force: true });
+        rec.state = 'canceled';
+        rec.error_code = 'resource_limit';
+        rec.error = `Larger than max_download_bytes (${maxBytes} bytes): removed.`;
+        who.updated(rec);
+        return;
+      }
       const to = uniquePath(who.dir, rec.suggested_filename);
       try {
         renameSync(from, to);

@@ -48,6 +48,9 @@ export interface DownloadRecord {
   suggested_filename: string;
   path: string;
   state: 'in_progress' | 'completed' | 'canceled';
+  /** Why brow cancelled it (resource_limit: larger than max_download_bytes). */
+  error_code?: 'resource_limit';
+  error?: string;
   size?: number;
   mime_type?: string;
   sha256?: string;

@@ -8,6 +8,7 @@
  * every argument into a handle. Workers still come through puppeteer (see `handles`).
  */
 import type { CDPSession, ConsoleMessage, Frame, Page, Protocol } from 'puppeteer-core';
+import { consoleMessageTargetId, frameClient, frameIdOf } from '../browser/internals.js';
 import type { ConsoleLevel } from './records.js';
 
 export type PushEntry = (level: ConsoleLevel, text: string, source?: string) => void;
@@ -29,8 +30,8 @@ const API_LEVELS: Partial<Record<Protocol.Runtime.ConsoleAPICalledEvent['type'],
   startGroupCollapsed: 'log',
 };
 
-const clientOf = (f: Frame): CDPSession | undefined => (f as unknown as { client?: CDPSession }).client;
-const idOf = (f: Frame): string => (f as unknown as { _id: string })._id;
+const clientOf = (f: Frame): CDPSession | undefined => frameClient(f);
+const idOf = frameIdOf;
 
 function previewValue(p: Protocol.Runtime.PropertyPreview): string {
   if (p.type === 'string') return JSON.stringify(p.value ?? '');
@@ -128,7 +129,7 @@ export function observeTargetConsole(
   page.on('framenavigated', hook);
   return {
     handles: (msg) => {
-      const target = (msg as unknown as { _targetId?: () => string | undefined })._targetId?.();
+      const target = consoleMessageTargetId(msg);
       return target !== undefined && direct.has(target);
     },
     detach: () => {

@@ -1,6 +1,7 @@
 /** Navigation with a scheme allowlist; failures come back as data, the page stays usable. */
 import type { Frame, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
 import { BrowserError, classifyError } from '../errors.js';
+import type { DialogRecord } from '../observe/records.js';
 import type { BrowPage } from './page.js';
 
 export type WaitUntil = 'commit' | 'domcontentloaded' | 'load' | 'networkidle';
@@ -54,13 +55,16 @@ export async function navigate(
   checkUrl(url, page.session.config.allowed_schemes);
   page.assertNoHandoff();
   page.pendingDialog = null;
+  await freeHungScript(page);
   const downloadsBefore = page.session.downloads.length;
   let response: HTTPResponse | null = null;
   try {
     const nav = page.raw.goto(url, { waitUntil: LIFECYCLE[waitUntil], timeout: timeoutMs });
-    const raced = waitUntil === 'commit' ? await commitOrDone(page, nav) : await nav;
-    response = raced;
+    const raced = await page.raceDialog(waitUntil === 'commit' ? commitOrDone(page, nav) : nav);
+    if ('dialog' in raced) throw dialogWhileLoading(page, url, raced.dialog);
+    response = raced.value;
   } catch (e) {
+    if (e instanceof BrowserError && e.code === 'dialog_blocking') throw e;
     const err = classifyError(e);
     const download = await downloadStarted(page, downloadsBefore);
     if (download) return { url: page.url(), title: await safeTitle(page), status: null, download };
@@ -134,10 +138,48 @@ async function downloadStarted(page: BrowPage, before: number) {
   return null;
 }
 
-export async function safeTitle(page: BrowPage): Promise<string> {
-  if (page.pendingDialog) return '';
-  const t = await page.raceDialog(page.raw.title()).catch(() => null);
-  return t && 'value' in t ? t.value : '';
+/**
+ * The page's title from its document, or, when the renderer does not answer within `ms` (a dialog
+ * holds it, its script never yields, it crashed), as the browser last reported it.
+ */
+/**
+ * A page left with a dialog open while loading (policy "report"): the load waits on it, so the call
+ * answers now, with the dialog, rather than at its timeout.
+ */
+function dialogWhileLoading(page: BrowPage, url: string, d: DialogRecord): BrowserError {
+  return new BrowserError(
+    'dialog_blocking',
+    `${url} opened a ${d.type} dialog while loading: "${d.message}". The page waits on it.`,
+    {
+      hint: `Answer it with browser_handle_dialog {page_id: "${page.id}", accept: true|false}; the page then finishes loading (browser_wait load_state waits for it).`,
+      details: { page_id: page.id, url, dialog: d },
+    },
+  );
+}
+
+/**
+ * Before navigating away: a page whose script never yields cannot unload, so the navigation would
+ * hang with it. When the page does not answer within a second (and no dialog holds it), its
+ * script is stopped first.
+ */
+async function freeHungScript(page: BrowPage): Promise<void> {
+  if (page.pendingDialog || (await page.responsive(1000))) return;
+  await page.terminateScript();
+}
+
+export async function safeTitle(page: BrowPage, ms = 1000): Promise<string> {
+  if (page.pendingDialog || page.crashed || page.closed) return page.title();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  const t = await Promise.race([page.raceDialog(page.raw.title()).catch(() => null), late]);
+  clearTimeout(timer);
+  if (t && 'value' in t) {
+    page.noteTitle(t.value);
+    return t.value;
+  }
+  return page.title();
 }
 
 /** Back, forward or reload; reports whether the page moved. */
@@ -150,11 +192,18 @@ export async function history(
   const before = page.url();
   const gen = page.documentGeneration;
   const opts = { waitUntil: 'domcontentloaded' as const, timeout: timeoutMs };
+  await freeHungScript(page);
   try {
-    if (action === 'back') await page.raw.goBack(opts);
-    else if (action === 'forward') await page.raw.goForward(opts);
-    else await page.raw.reload(opts);
+    const move =
+      action === 'back'
+        ? page.raw.goBack(opts)
+        : action === 'forward'
+          ? page.raw.goForward(opts)
+          : page.raw.reload(opts);
+    const raced = await page.raceDialog(move);
+    if ('dialog' in raced) throw dialogWhileLoading(page, page.url(), raced.dialog);
   } catch (e) {
+    if (e instanceof BrowserError && e.code === 'dialog_blocking') throw e;
     throw classifyError(e);
   }
   return {

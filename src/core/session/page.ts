@@ -1,5 +1,6 @@
 /** A page (tab) of a session: its puppeteer Page, lock, refs, records and dialog state. */
 import type { CDPSession, Dialog, Page } from 'puppeteer-core';
+import { pageTargetId, targetInfo } from '../browser/internals.js';
 import { BrowserError } from '../errors.js';
 import { newId } from '../ids.js';
 import { observePage } from '../observe/page-observers.js';
@@ -38,6 +39,10 @@ export class BrowPage {
   pagination: Pagination | null = null;
   /** Set while a person holds the page (handoff). */
   handoffId: string | null = null;
+  /** Set when the page's renderer crashed: every call on it answers browser_crashed at once. */
+  crashed = false;
+  /** Told when the renderer crashes: calls in flight fail at once instead of waiting on it. */
+  private readonly crashWaiters = new Set<(e: BrowserError) => void>();
   cdp!: CDPSession;
   /** Feature state owned by the page; disposed when it closes. */
   readonly state = new StateBag();
@@ -75,6 +80,8 @@ export class BrowPage {
     });
     this.cdp = await this.raw.createCDPSession();
     await this.cdp.send('Page.enable');
+    this.cdp.on('Inspector.targetCrashed', () => this.markCrashed());
+    await this.cdp.send('Inspector.enable').catch(() => undefined);
     this.cdp.on('Page.frameNavigated', (e) => {
       if (!e.frame.parentId) {
         this.documentGeneration += 1;
@@ -83,21 +90,135 @@ export class BrowPage {
       }
     });
     this.raw.on('close', () => this.markClosed());
+    // puppeteer turns Inspector.targetCrashed into an 'error' event ("Page crashed!")
+    this.raw.on('error', (e: Error) => {
+      if (/crash/i.test(String(e?.message ?? e))) this.markCrashed();
+    });
     this.scriptId = (await this.raw.evaluateOnNewDocument(pageScriptSource())).identifier;
     if (viewport) await this.raw.setViewport({ ...viewport, deviceScaleFactor: 1 });
   }
 
-  /** Run fn with this page to itself: calls on one page are serialised. */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Run fn with this page to itself: calls on one page are serialised. The call is watched (see
+   * guard): a crash fails it at once, a renderer that stops answering is stopped and fails it
+   * with `timeout`. `watch: 'off'` for calls with a bound of their own on the page's script
+   * (evaluate terminates its script at its timeout); `'free'` to stop a hung script and let the
+   * call go on (a navigation away from a hung page).
+   */
+  exclusive<T>(fn: () => Promise<T>, opts: { watch?: Watch } = {}): Promise<T> {
+    let work: Promise<T> | null = null;
     const run = this.queue.then(() => {
       this.assertOpen();
-      return fn();
+      work = fn();
+      return guard(this, work, opts.watch ?? 'fail');
     });
-    this.queue = run.catch(() => undefined);
+    // the next call waits for this one's work too, but never long for work a crash or hang stranded
+    this.queue = run.catch(() => undefined).then(() => (work ? settledWithin(work, 2000) : undefined));
     return run;
   }
 
+  /** The tab's CDP target id. */
+  get targetId(): string | null {
+    try {
+      return pageTargetId(this.raw);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The last title read from the document, with the URL it was read at. */
+  private knownTitle: { url: string; title: string } | null = null;
+
+  /** Note a title read from the page's document (by a navigation, a listing). */
+  noteTitle(title: string): void {
+    this.knownTitle = { url: this.url(), title };
+  }
+
+  /**
+   * The title without a round trip to the renderer (a hung or crashed page answers too): the
+   * browser's, unless it has not heard one yet (it then reports the URL), when the last one read
+   * from the document at this URL stands in.
+   */
+  title(): string {
+    let reported = '';
+    try {
+      reported = targetInfo(this.raw.target()).title;
+    } catch {
+      // puppeteer's internals are checked by their own test
+    }
+    const url = this.url();
+    const placeholder = !reported || url.endsWith(reported) || reported === url.replace(/^\w+:\/\//, '');
+    if (placeholder && this.knownTitle?.url === url) return this.knownTitle.title;
+    return reported;
+  }
+
+  /** Race work (that takes no lock, like a wait) against the renderer crashing. */
+  async whileAlive<T>(work: Promise<T>): Promise<T> {
+    const crash = this.crashedPromise();
+    try {
+      return await Promise.race([work, crash.promise]);
+    } finally {
+      crash.dispose();
+    }
+  }
+
+  /** Wait for a crash of the renderer: a promise that rejects with browser_crashed, for racing. */
+  crashedPromise(): { promise: Promise<never>; dispose(): void } {
+    let waiter: ((e: BrowserError) => void) | undefined;
+    const promise = new Promise<never>((_, reject) => {
+      if (this.crashed) return reject(this.crashError());
+      waiter = (e) => reject(e);
+      this.crashWaiters.add(waiter);
+    });
+    promise.catch(() => undefined);
+    return { promise, dispose: () => waiter && this.crashWaiters.delete(waiter) };
+  }
+
+  markCrashed(): void {
+    if (this.crashed || this.closed) return;
+    this.crashed = true;
+    this.pendingDialog = null;
+    const err = this.crashError();
+    for (const w of this.crashWaiters) w(err);
+    this.crashWaiters.clear();
+    this.session.events.emit('page-crashed', this.session.id, { page_id: this.id, url: this.url() });
+  }
+
+  crashError(): BrowserError {
+    return new BrowserError('browser_crashed', `The renderer of page ${this.id} crashed (${this.url()}).`, {
+      hint: 'Close it with browser_close_page and open the URL again in a new page; the session and its other pages are fine.',
+      details: { page_id: this.id, session_id: this.session.id, url: this.url(), reason: 'renderer_crashed' },
+    });
+  }
+
+  /**
+   * Is the page's script answering? One trivial evaluation on the page's own CDP session,
+   * bounded: a renderer whose script never yields answers nothing.
+   */
+  async responsive(withinMs: number): Promise<boolean> {
+    if (this.closed || this.crashed) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), withinMs);
+    });
+    const probe = this.cdp
+      .send('Runtime.evaluate', { expression: '0', returnByValue: true })
+      .then(() => true)
+      .catch(() => true); // an error is an answer: the renderer is there
+    try {
+      return await Promise.race([probe, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stop whatever script the page runs now (a loop that never yields); the page answers again. */
+  async terminateScript(): Promise<void> {
+    await this.cdp.send('Runtime.terminateExecution').catch(() => undefined);
+  }
+
   assertOpen(): void {
+    if (this.crashed && !this.closed) throw this.crashError();
     if (this.closed) {
       throw new BrowserError('page_closed', `Page ${this.id} is closed.`);
     }
@@ -190,4 +311,77 @@ export class BrowPage {
     this.markClosed();
     await this.raw.close({ runBeforeUnload: false }).catch(() => undefined);
   }
+}
+
+/** How a call on a page is watched: fail it when the renderer hangs, free the renderer and go on, or not at all. */
+export type Watch = 'fail' | 'free' | 'off';
+
+/** A call runs this long before brow asks whether the renderer still answers. */
+const WATCH_AFTER_MS = 2000;
+/** How long the renderer has to answer a trivial evaluation. */
+const PROBE_MS = 4000;
+
+/**
+ * Race a call's work against the renderer crashing, and (unless `off`) against it hanging: while
+ * the work runs, brow asks every few seconds whether the page's script answers; a page that does
+ * not (and has no dialog open, which also holds its script) gets its script terminated. `fail`
+ * then fails the call with a typed timeout (reason page_unresponsive); `free` lets it go on.
+ */
+async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise<T> {
+  const crash = page.crashedPromise();
+  let done = false;
+  let timer: NodeJS.Timeout | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+  const watcher = async (): Promise<never> => {
+    const started = Date.now();
+    for (;;) {
+      await sleep(WATCH_AFTER_MS);
+      if (done) return new Promise<never>(() => undefined);
+      if (page.pendingDialog || page.handoffId) continue;
+      if (await page.responsive(PROBE_MS)) continue;
+      if (done || page.pendingDialog || page.closed || page.crashed) continue;
+      await page.terminateScript();
+      page.session.events.emit('page-unresponsive', page.session.id, {
+        page_id: page.id,
+        url: page.url(),
+        action: watch === 'free' ? 'script_stopped' : 'call_failed',
+      });
+      if (watch === 'free') continue;
+      const s = Math.round((Date.now() - started) / 1000);
+      throw new BrowserError(
+        'timeout',
+        `Page ${page.id} stopped answering: its script ran for seconds without yielding (a loop that never ends?). brow stopped that script after ${s} s so the page answers again.`,
+        {
+          hint: 'The page may be half-updated: list its elements again, or reload it (browser_history reload) or navigate away.',
+          details: { page_id: page.id, url: page.url(), reason: 'page_unresponsive' },
+        },
+      );
+    }
+  };
+  try {
+    const racers: Promise<T>[] = [work, crash.promise];
+    if (watch !== 'off') racers.push(watcher());
+    return await Promise.race(racers);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+    crash.dispose();
+  }
+}
+
+/** Resolve when the work settles or after ms, whichever comes first. */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

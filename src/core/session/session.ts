@@ -1,6 +1,6 @@
 /** A session: an isolated browsing context with its pages, records, policies and idle timer. */
 import type { BrowserContext, Page } from 'puppeteer-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserHost } from '../browser/browser-pool.js';
 import type { BrowConfig } from '../config.js';
@@ -171,6 +171,7 @@ export class Session {
     }
     this.stopHooks.clear();
     this.pageSetups.clear();
+
     for (const p of this.pages.values()) {
       p.closed = true;
       this.onPageGone(p.id, reason);
@@ -184,7 +185,7 @@ export class Session {
       await Promise.all(
         pages.map(async (p) => {
           if (p.adopted) {
-            attached.unclaim((p.raw.target() as unknown as { _targetId: string })._targetId);
+            if (p.targetId) attached.unclaim(p.targetId);
             p.closed = false;
             await p.release();
           } else if (reason !== 'crashed') {
@@ -201,8 +202,18 @@ export class Session {
     this.activePageId = null;
     for (const p of pages) p.dispose();
     if (reason !== 'crashed') await this.context.close().catch(() => undefined);
+    this.dropPartialDownloads();
     await this.state.dispose();
     return true;
+  }
+
+  /** A download cut off by the stop (or a browser crash) leaves its partial file: it goes too. */
+  private dropPartialDownloads(): void {
+    for (const d of this.downloads) {
+      if (d.state !== 'in_progress') continue;
+      d.state = 'canceled';
+      rmSync(d.path, { force: true });
+    }
   }
 }
 

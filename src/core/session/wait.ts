@@ -200,22 +200,32 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
     case 'download': {
       const s = page.session;
       const start = s.downloads.length;
-      const match = (i: number) => {
-        const d = s.downloads[i];
-        return d && d.state === 'completed' && (!input.value || d.suggested_filename.includes(input.value))
-          ? d
-          : null;
-      };
       // a download that completed just before the wait began also counts, if it is the newest
+      const recent = (i: number) => i >= start || Date.now() - s.downloads[i]!.timestamp < 10_000;
       const pick = async () => {
         for (let i = Math.max(0, start - 1); i < s.downloads.length; i++) {
-          const d = match(i);
-          if (d && (i >= start || Date.now() - d.timestamp < 10_000)) return d;
+          const d = s.downloads[i]!;
+          if (!recent(i)) continue;
+          // brow cancelled it for its size: it will never complete
+          if (d.state === 'canceled' && d.error_code === 'resource_limit') return { over: d };
+          if (d.state === 'completed' && (!input.value || d.suggested_filename.includes(input.value))) {
+            return { done: d };
+          }
         }
         return null;
       };
-      const d = await poll(page, input, pick, async () => `${s.downloads.length - start} new downloads`);
-      return done({ download: d });
+      const hit = await poll(page, input, pick, async () => `${s.downloads.length - start} new downloads`);
+      if (hit.over) {
+        throw new BrowserError(
+          'resource_limit',
+          `The download ${hit.over.suggested_filename} was cancelled: ${hit.over.error ?? 'too large'}`,
+          {
+            hint: 'Raise max_download_bytes in the config if this file is needed.',
+            details: { download: hit.over },
+          },
+        );
+      }
+      return done({ download: hit.done });
     }
     case 'event': {
       need(input, 'value');

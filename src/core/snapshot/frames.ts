@@ -6,21 +6,10 @@
  * element handles: sessions are found from the browser's targets, elements by backend node id.
  */
 import type { CDPSession, Frame } from 'puppeteer-core';
-
-interface FrameInternals {
-  _id: string;
-  client: CDPSession;
-}
-
-interface TargetInternals {
-  _targetId: string;
-  _session(): CDPSession | undefined;
-}
+import { frameClient, frameIdOf, targetIdOf, targetSession } from '../browser/internals.js';
 
 /** The CDP frame id (for an out-of-process iframe also its target id). */
-export function cdpFrameId(frame: Frame): string {
-  return (frame as unknown as FrameInternals)._id;
-}
+export const cdpFrameId = frameIdOf;
 
 /** The session of the iframe target whose id is this frame's id, if the frame is out of process. */
 export function oopifSession(frame: Frame): CDPSession | undefined {
@@ -29,8 +18,8 @@ export function oopifSession(frame: Frame): CDPSession | undefined {
     .page()
     .browser()
     .targets()
-    .find((t) => (t as unknown as TargetInternals)._targetId === id);
-  return target ? (target as unknown as TargetInternals)._session() : undefined;
+    .find((t) => targetIdOf(t) === id);
+  return target ? targetSession(target) : undefined;
 }
 
 /**
@@ -41,7 +30,7 @@ export function localRoot(frame: Frame): { root: Frame; client: CDPSession } {
   let f = frame;
   for (;;) {
     const parent = f.parentFrame();
-    if (!parent) return { root: f, client: (f as unknown as FrameInternals).client };
+    if (!parent) return { root: f, client: frameClient(f) };
     const own = oopifSession(f);
     if (own) return { root: f, client: own };
     f = parent;

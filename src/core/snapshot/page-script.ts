@@ -1,6 +1,7 @@
 /** The bundled in-page script (built by scripts/build.mjs from ./injected) and how to reach it in a frame. */
 import { readFileSync } from 'node:fs';
 import type { CDPSession, Frame } from 'puppeteer-core';
+import { setFrameClient } from '../browser/internals.js';
 import { oopifSession } from './frames.js';
 import type { BrowPageApi } from './injected/types.js';
 
@@ -58,7 +59,7 @@ const repaired = new WeakSet<Frame>();
 async function repairFrame(frame: Frame, client: CDPSession): Promise<void> {
   if (repaired.has(frame)) return;
   repaired.add(frame);
-  (frame as unknown as { updateClient(c: CDPSession): void }).updateClient(client);
+  setFrameClient(frame, client);
   await client.send('Runtime.disable').catch(() => undefined);
   await client.send('Runtime.enable').catch(() => undefined);
 }

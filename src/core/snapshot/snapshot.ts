@@ -69,7 +69,8 @@ export interface WalkOptions {
   fresh?: boolean;
 }
 
-export const frameIdOf = (f: Frame): string => (f as unknown as { _id: string })._id;
+import { frameIdOf } from '../browser/internals.js';
+export { frameIdOf };
 
 const MAX_NODES = 200_000;
 
@@ -251,6 +252,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     const n = nodes[i]!;
     n.ref = page.refs.refFor(w.frame, w.frameId, w.docKey, id, n.role, n.name);
   }
+  if (mainRes && !opts.rootRef) page.noteTitle(mainRes.title);
   if (complete && frames.length === page.raw.frames().length) {
     page.refs.forgetDocuments(new Set(frameSeqs.keys()));
   }

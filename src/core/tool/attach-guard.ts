@@ -7,6 +7,7 @@
  * document-start scripts reach them.
  */
 import { Connection } from 'puppeteer-core';
+import { targetIdOf } from '../browser/internals.js';
 
 type RawSend = (
   callbacks: unknown,
@@ -29,7 +30,7 @@ function owned(conn: Connection, sessionId: string | undefined, mine: string): b
   let s = (sessionId ? conn.session(sessionId) : null) as unknown as SessionLinks | undefined | null;
   for (let depth = 0; s && depth < 16; depth++) {
     try {
-      if ((s.target() as unknown as { _targetId?: string })._targetId === mine) return true;
+      if (targetIdOf(s.target() as object) === mine) return true;
     } catch {
       // a session without a target yet
     }

@@ -2,6 +2,7 @@
  * The `browser` tool's tabs, by name: create, reuse, run, release. Each tab is a worker thread
  * holding one browser handle; opens and closes of one name are serialised.
  */
+import { targetIdOf as internalTargetId } from '../browser/internals.js';
 import { BrowserError } from '../errors.js';
 import { type BrowserHandle, type BrowserRegistry } from './browsers.js';
 import type {
@@ -251,7 +252,7 @@ function busy(name: string): BrowserError {
 
 function targetIdOf(x: { target(): unknown } | object): string {
   const t = 'target' in x && typeof x.target === 'function' ? (x.target as () => unknown)() : x;
-  return (t as { _targetId?: string })._targetId ?? '';
+  return internalTargetId(t as object);
 }
 
 function pushLog(logs: string[], level: LogLevel, msg: string): void {

@@ -1,5 +1,6 @@
 /** A tab worker's start: its own puppeteer connection, its page (new headless or attached), stealth, walker, dialogs. */
 import puppeteer, { type Browser, type CDPSession, type Dialog, type Page } from 'puppeteer-core';
+import { pageTargetId, targetIdOf as targetIdOfTarget } from '../browser/internals.js';
 import { applyStealth } from '../browser/stealth/index.js';
 import { BrowserError, classifyError } from '../errors.js';
 import { checkUrl } from '../session/navigate.js';
@@ -9,7 +10,7 @@ import type { InitPayload, LogLevel, TabInfo } from './protocol.js';
 /** Seed 000's headless default (DEFAULT_VIEWPORT). */
 const HEADLESS_VIEWPORT = { width: 1365, height: 768, deviceScaleFactor: 1.25 };
 
-const targetIdOf = (page: Page): string => (page.target() as unknown as { _targetId: string })._targetId;
+const targetIdOf = pageTargetId;
 
 /** What the host shows for a tab. */
 export async function tabInfo(page: Page): Promise<TabInfo> {
@@ -27,7 +28,7 @@ export async function tabInfo(page: Page): Promise<TabInfo> {
 
 async function findPage(browser: Browser, targetId: string): Promise<Page> {
   const target = await browser
-    .waitForTarget((t) => (t as unknown as { _targetId: string })._targetId === targetId, { timeout: 5000 })
+    .waitForTarget((t) => targetIdOfTarget(t) === targetId, { timeout: 5000 })
     .catch(() => null);
   const page = target ? await target.page().catch(() => null) : null;
   if (!page) {

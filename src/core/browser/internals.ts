@@ -1,0 +1,79 @@
+/**
+ * Every read of puppeteer's private fields, in one place. puppeteer keeps ids, CDP sessions and
+ * cached target info on its objects without exporting them; brow needs them (CDP frame ids for
+ * out-of-process iframes, the target id a page record names, a title that does not wake a hung
+ * renderer). Each accessor checks the field's shape and fails loudly, naming it, when an upgrade
+ * moved it: tests/core/puppeteer-internals.test.ts calls every one against real Chromium.
+ */
+import type { CDPSession, Frame, Page, Target } from 'puppeteer-core';
+
+/** A private field or method puppeteer no longer has: an upgrade changed it. */
+export class PuppeteerInternalsChanged extends Error {
+  constructor(what: string) {
+    super(
+      `puppeteer's internals changed: ${what} is missing (brow reads it in src/core/browser/internals.ts).`,
+    );
+    this.name = 'PuppeteerInternalsChanged';
+  }
+}
+
+function field<T>(obj: object, name: string, kind: 'string' | 'object' | 'function', what: string): T {
+  const v = (obj as Record<string, unknown>)[name];
+  if (typeof v !== kind || v === null) throw new PuppeteerInternalsChanged(`${what}.${name}`);
+  return v as T;
+}
+
+/** A target's CDP id (for a page: the tab's target id). */
+export function targetIdOf(target: Target | object): string {
+  return field<string>(target, '_targetId', 'string', 'Target');
+}
+
+/** The target id of a page's own target. */
+export function pageTargetId(page: Page): string {
+  return targetIdOf(page.target());
+}
+
+/** The CDP frame id (for an out-of-process iframe also its target id). */
+export function frameIdOf(frame: Frame): string {
+  return field<string>(frame, '_id', 'string', 'Frame');
+}
+
+/** The CDP session puppeteer uses for a frame (its target's). */
+export function frameClient(frame: Frame): CDPSession {
+  return field<CDPSession>(frame, 'client', 'object', 'Frame');
+}
+
+/** Point puppeteer's Frame at another CDP session (an out-of-process iframe's own). */
+export function setFrameClient(frame: Frame, client: CDPSession): void {
+  field<(c: CDPSession) => void>(frame, 'updateClient', 'function', 'Frame').call(frame, client);
+}
+
+/** The CDP session puppeteer holds for a target, when attached. */
+export function targetSession(target: Target): CDPSession | undefined {
+  return field<() => CDPSession | undefined>(target, '_session', 'function', 'Target').call(target);
+}
+
+/** The page's main CDP session (the one puppeteer's own page methods use). */
+export function pageClient(page: Page): CDPSession {
+  return field<() => CDPSession>(page, '_client', 'function', 'Page').call(page);
+}
+
+/**
+ * The target's title and URL as the browser last reported them (Target.targetInfoChanged): read
+ * without a round trip to the renderer, so a page whose script never yields still answers.
+ */
+export function targetInfo(target: Target): { title: string; url: string } {
+  const info = field<() => { title?: string; url?: string }>(
+    target,
+    '_getTargetInfo',
+    'function',
+    'Target',
+  ).call(target);
+  return { title: info.title ?? '', url: info.url ?? '' };
+}
+
+/** The target id a console message came from (puppeteer notes it for worker and iframe messages). */
+export function consoleMessageTargetId(msg: object): string | undefined {
+  const fn = (msg as { _targetId?: () => string | undefined })._targetId;
+  return typeof fn === 'function' ? fn.call(msg) : undefined;
+}
