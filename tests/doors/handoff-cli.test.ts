@@ -4,7 +4,7 @@
  * and the command prints `confirmed` with the change; not confirmed it exits 7; Ctrl-C on the
  * command ends the handoff in the daemon and frees the page.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOT_CONFIRMED_EXIT } from '../../src/doors/cli/output.js';
@@ -114,5 +114,32 @@ describe('brow handoff through the daemon', () => {
     await until(async () => (await pageState()) === 'open', 10_000, 'the page to be free');
     const r = await cli.run(['evaluate', 'document.title']);
     expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('on a terminal, a long call shows a status line on stderr, and clears it', async () => {
+    // script(1) gives the command a terminal; its output is what the terminal showed
+    const cmd = [
+      process.execPath,
+      BIN,
+      'wait',
+      '--condition',
+      'time',
+      '--duration-ms',
+      '1500',
+      '--session',
+      cli.session,
+    ]
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const shown = execFileSync('script', ['-qec', cmd, '/dev/null'], {
+      cwd: ROOT,
+      env: { ...process.env, ...cli.env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(shown).toMatch(/\rWaiting for time \(0 s of \d+ s\)\./);
+    // blanked before the answer is printed
+    expect(shown).toMatch(/\r {20,}\r/);
+    expect(shown).toMatch(/Wait for time satisfied after \d+ ms/);
   });
 });

@@ -229,31 +229,33 @@ async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Pr
 }
 
 /**
- * How a long call's progress shows on stderr: one status line rewritten in place on a terminal;
- * elsewhere only the first message of a call that needs a person (it says where to go), once.
+ * How a long call's progress shows on stderr: a call that needs a person prints its first message
+ * whole, once (it says where the person should go); on a terminal a status line is then rewritten in
+ * place, cut to the terminal's width.
  */
 function progressPrinter(
   io: Streams,
   person: boolean,
 ): { show: (p: DaemonProgress) => void; end: () => void } {
-  let shown = false;
+  let announced = false;
   let width = 0;
   const tty = io.errIsTty === true;
   return {
     show: (p) => {
       const text = renderHint(p.message ?? `${p.done}${p.total ? ` of ${p.total}` : ''}`, 'cli');
-      if (tty) {
-        const line = text.length > 160 ? `${text.slice(0, 159)}…` : text;
-        io.err(`\r${line.padEnd(width)}`);
-        width = line.length;
-        shown = true;
-      } else if (person && !shown) {
+      if (person && !announced) {
+        announced = true;
         io.err(`brow: ${text}\n`);
-        shown = true;
+        return;
       }
+      if (!tty) return;
+      const cols = Math.max(20, (process.stderr.columns || 100) - 1);
+      const line = text.length > cols ? `${text.slice(0, cols - 1)}…` : text;
+      io.err(`\r${line.padEnd(width)}`);
+      width = line.length;
     },
     end: () => {
-      if (tty && shown) io.err(`\r${' '.repeat(width)}\r`);
+      if (width > 0) io.err(`\r${' '.repeat(width)}\r`);
     },
   };
 }
