@@ -165,6 +165,12 @@ describe('browser_set_network', () => {
       ),
     ).toMatch(/^threw .*blocked by brow/);
     expect(ws.connections).toBe(before);
+    // nor through the prototype's constructor
+    const viaProto = await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: `(() => { try { new WebSocket.prototype.constructor(${JSON.stringify(ws.url)}); return 'opened'; } catch (e) { return e.name; } })()`,
+    });
+    expect(viaProto.value).toBe('SecurityError');
     const wsLog = await until(
       () => h.ok('browser_read_network', { page_id: pageId, pattern: '^ws:', clear: false }),
       (r) => r.network_entries.length > 0,

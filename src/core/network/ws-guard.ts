@@ -30,7 +30,7 @@ function guardMain(
   if (typeof Native !== 'function') return;
   const st = { policy };
   Object.defineProperty(g, key, { value: st });
-  g.WebSocket = new Proxy(Native, {
+  const guarded = new Proxy(Native, {
     construct(target, args: unknown[], newTarget) {
       let url = String(args[0]);
       try {
@@ -49,6 +49,13 @@ function guardMain(
       }
       return Reflect.construct(target, args, newTarget) as object;
     },
+  });
+  g.WebSocket = guarded;
+  // `new WebSocket.prototype.constructor(url)` would otherwise reach the native one
+  Object.defineProperty(Native.prototype, 'constructor', {
+    value: guarded,
+    writable: true,
+    configurable: true,
   });
 }
 
