@@ -5,6 +5,7 @@
  * confirmed with their change. A cancelled call frees the page at once; a pick made in the console
  * reaches browser_pick; browser_doctor names the console.
  */
+import { createServer } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -234,5 +235,35 @@ describe('brow mcp serves the web console', () => {
     expect(read.data.picks.length).toBe(picks.data.picks.length);
     expect((await call('browser_read_picks', {})).data.picks).toEqual([]);
     await ui.close();
+  });
+
+  it('--no-console serves none; --console-port picks the port', async () => {
+    const off = await stdioClient(['--no-console', '--config', configFile({ prelaunch: false })]);
+    try {
+      const doctor = (await off.client.callTool({ name: 'browser_doctor', arguments: {} })) as CallToolResult;
+      expect((doctor.structuredContent as any).console_url).toBeNull();
+      expect((doctor.content[0] as any).text).toMatch(/Web console: not served/);
+      expect(off.stderr()).not.toMatch(/web console at/);
+    } finally {
+      await off.client.close();
+    }
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const fixed = await stdioClient([
+      '--console-port',
+      String(port),
+      '--config',
+      configFile({ prelaunch: false }),
+    ]);
+    try {
+      const url = await until(() => CONSOLE_URL.exec(fixed.stderr())?.[0], 20_000, 'the console URL');
+      expect(new URL(url).port).toBe(String(port));
+    } finally {
+      await fixed.client.close();
+    }
   });
 });

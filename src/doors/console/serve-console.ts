@@ -39,11 +39,12 @@ export async function startConsole(runtime: BrowRuntime, opts: ConsoleOptions): 
   });
   const url = `${server.url}/?token=${encodeURIComponent(token)}`;
   // a person is needed: say where to go, beside the agent's own answer
-  const off = runtime.subscribe({ types: ['handoff-requested'] }, (e) => {
+  const off = runtime.subscribe({ types: ['handoff-requested', 'pick-requested'] }, (e) => {
     const at = new URL(url);
     at.searchParams.set('page', String(e.page_id));
+    const what = e.type === 'pick-requested' ? 'to pick an element' : '';
     opts.log(
-      `a person is needed on page ${String(e.page_id)}: ${String(e.instructions)} — open ${at.toString()}`,
+      `a person is needed ${what ? `${what} ` : ''}on page ${String(e.page_id)}: ${String(e.instructions)} — open ${at.toString()}`,
     );
   });
   return {
