@@ -65,7 +65,8 @@ export class BrowCore {
 
   constructor(config: BrowConfigInput = {}) {
     this.config = resolveConfig(config);
-    this.pool = new BrowserPool({ executable: this.config.executable, headless: this.config.headless });
+    // the pool reads the live config: updateConfig reaches the next launch
+    this.pool = new BrowserPool(() => this.config);
     this.ownsDataDir = !this.config.data_dir;
     this.dataDir = this.config.data_dir || mkdtempSync(join(tmpdir(), 'brow-'));
   }
@@ -82,7 +83,7 @@ export class BrowCore {
     this.starting += 1;
     try {
       const headless = input.headless ?? this.config.headless;
-      const host = await this.pool.acquire(headless, this.config.process_per_session);
+      const host = await this.pool.acquire(headless);
       const options: SessionOptions = {
         headless,
         readOnly: input.read_only ?? false,
@@ -259,7 +260,9 @@ export class BrowCore {
     if (this.ended.size > 1000) this.ended.delete(this.ended.keys().next().value as string);
     this.events.emit('session-stopped', s.id, { reason });
     if (s.options.attached) return;
-    // a session with its own process (process_per_session, or headful next to a headless shared one) takes it down with it
+    // a browser no longer shared (its own process, or one launched with settings since changed)
+    // goes with its last session
+    if ([...this.sessions.values()].some((o) => o.host === s.host)) return;
     void this.pool
       .isShared(s.host)
       .then((shared) => (shared ? undefined : s.host.browser.close()))
@@ -409,7 +412,7 @@ export class BrowCore {
   /** The shared launched Chromium (started on first use); the seed-000 `browser` tool opens its headless tabs in it. */
   async sharedBrowser(): Promise<Browser> {
     if (this.closing) throw new BrowserError('session_closed', 'brow is shutting down.');
-    return (await this.pool.acquire(this.config.headless)).browser;
+    return (await this.pool.acquire(this.config.headless, false)).browser;
   }
 
   /**
@@ -418,7 +421,7 @@ export class BrowCore {
    */
   prelaunch(): void {
     if (this.closing || this.config.process_per_session) return;
-    void this.pool.acquire(this.config.headless).catch(() => undefined);
+    void this.pool.acquire(this.config.headless, false).catch(() => undefined);
   }
 
   /** Run fn first when the core closes (tool tabs, workers); returns the unregister function. */

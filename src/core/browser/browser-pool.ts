@@ -1,6 +1,11 @@
-/** The launched Chromium shared by sessions: launched on first use, relaunched after a crash. */
+/**
+ * The launched Chromiums sessions share: one per display mode (headless, headful) and executable,
+ * launched on first use and again after a crash. Settings are read from the live config at each
+ * acquire, so a config change reaches the next session; a browser launched with settings that
+ * have since changed is retired: it serves its sessions until the last one ends.
+ */
 import type { Browser } from 'puppeteer-core';
-import { launchChromium, type LaunchOptions } from './launch.js';
+import { launchChromium } from './launch.js';
 
 export interface BrowserHost {
   browser: Browser;
@@ -10,34 +15,53 @@ export interface BrowserHost {
   dead: boolean;
 }
 
+/** What the pool reads from the config at each acquire. */
+export interface PoolSettings {
+  executable: string;
+  process_per_session: boolean;
+}
+
 export class BrowserPool {
-  private shared: Promise<BrowserHost> | null = null;
+  /** Shared browsers by launch key (executable and display mode). */
+  private readonly shared = new Map<string, Promise<BrowserHost>>();
 
-  constructor(private readonly base: LaunchOptions) {}
+  constructor(private readonly settings: () => PoolSettings) {}
 
-  /** The shared browser for sessions with these display settings (headless or headful). */
-  async acquire(headless: boolean, dedicated = false): Promise<BrowserHost> {
-    if (dedicated || headless !== (this.base.headless ?? true)) return this.launch(headless);
-    const current = this.shared;
+  /** A browser for a session with this display mode: the shared one, or its own when dedicated. */
+  async acquire(headless: boolean, dedicated = this.settings().process_per_session): Promise<BrowserHost> {
+    const { executable } = this.settings();
+    if (dedicated) return this.launch(executable, headless);
+    // retire browsers of an executable the config no longer names
+    for (const key of this.shared.keys()) {
+      if (!key.startsWith(`${executable}|`)) this.shared.delete(key);
+    }
+    const key = `${executable}|${headless ? 'headless' : 'headful'}`;
+    const current = this.shared.get(key);
     if (current) {
       const host = await current.catch(() => null);
       if (host && !host.dead) return host;
     }
-    const next = this.launch(headless);
-    this.shared = next;
+    const next = this.launch(executable, headless);
+    this.shared.set(key, next);
     next.catch(() => {
-      if (this.shared === next) this.shared = null;
+      if (this.shared.get(key) === next) this.shared.delete(key);
     });
     return next;
   }
 
-  /** Is this host the shared one (not to be closed when one session ends)? */
+  /** Is this host a shared one still handed out (not to be closed when one session ends)? */
   async isShared(host: BrowserHost): Promise<boolean> {
-    return this.shared !== null && (await this.shared.catch(() => null)) === host;
+    for (const p of this.shared.values()) if ((await p.catch(() => null)) === host) return true;
+    return false;
   }
 
-  private async launch(headless: boolean): Promise<BrowserHost> {
-    const browser = await launchChromium({ ...this.base, headless });
+  /** How many shared browsers are live (for tests and doctor). */
+  get sharedCount(): number {
+    return this.shared.size;
+  }
+
+  private async launch(executable: string, headless: boolean): Promise<BrowserHost> {
+    const browser = await launchChromium({ executable, headless });
     const host: BrowserHost = {
       browser,
       dead: false,
@@ -51,11 +75,15 @@ export class BrowserPool {
     return host;
   }
 
-  /** Close the shared browser, if launched. */
+  /** Close every shared browser. */
   async close(): Promise<void> {
-    const current = this.shared;
-    this.shared = null;
-    const host = await current?.catch(() => null);
-    if (host && !host.dead) await host.browser.close().catch(() => undefined);
+    const all = [...this.shared.values()];
+    this.shared.clear();
+    await Promise.all(
+      all.map(async (p) => {
+        const host = await p.catch(() => null);
+        if (host && !host.dead) await host.browser.close().catch(() => undefined);
+      }),
+    );
   }
 }

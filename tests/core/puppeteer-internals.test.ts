@@ -1,0 +1,65 @@
+/**
+ * brow reads a few of puppeteer's private fields (src/core/browser/internals.ts). This test calls
+ * every accessor against real Chromium, so a puppeteer upgrade that moves one fails here, loudly
+ * and by name, instead of somewhere deep in a snapshot or a page record.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PuppeteerInternalsChanged,
+  consoleMessageTargetId,
+  frameClient,
+  frameIdOf,
+  pageClient,
+  pageTargetId,
+  setFrameClient,
+  targetIdOf,
+  targetInfo,
+  targetSession,
+} from '../../src/core/browser/internals.js';
+import { harness, type Harness } from '../helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("puppeteer's internals brow relies on", () => {
+  it('every accessor answers the right kind of value on a real page', async () => {
+    const pageId = await h.open('faults/plain.html');
+    const page = h.rt.core.findPage(pageId)!;
+    const raw = page.raw;
+    const target = raw.target();
+    const tid = pageTargetId(raw);
+    expect(tid).toMatch(/^[0-9A-F]{32}$/);
+    expect(targetIdOf(target)).toBe(tid);
+    // the main frame's id is the tab's target id
+    expect(frameIdOf(raw.mainFrame())).toBe(tid);
+    const client = frameClient(raw.mainFrame());
+    expect(typeof client.send).toBe('function');
+    expect(pageClient(raw)).toBe(client);
+    expect(targetSession(target)).toBe(client);
+    const info = targetInfo(target);
+    expect(info.url).toBe(raw.url());
+    expect(typeof info.title).toBe('string');
+    // updateClient is there (set the same client back: a no-op)
+    setFrameClient(raw.mainFrame(), client);
+    const messages: unknown[] = [];
+    raw.on('console', (m) => messages.push(m));
+    await raw.evaluate(() => console.log('hello'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(messages.length).toBeGreaterThan(0);
+    // a top-level message may carry no target id; the accessor must answer without throwing
+    expect(['string', 'undefined']).toContain(typeof consoleMessageTargetId(messages[0] as object));
+    // the page record names the same target
+    const listed = await h.ok('browser_list_pages', {});
+    expect(listed.pages.find((p: any) => p.page_id === pageId).target_id).toBe(tid);
+  });
+
+  it('a missing field fails loudly, naming it', () => {
+    expect(() => targetIdOf({})).toThrow(PuppeteerInternalsChanged);
+    expect(() => frameIdOf({} as never)).toThrow(/Frame\._id/);
+  });
+});
