@@ -36,7 +36,12 @@ const cookieIn = z
     url: z.string().url().optional().describe('URL it belongs to (or domain)'),
     domain: z.string().min(1).optional().describe('Domain, ".x.com" for subdomains too'),
     path: z.string().optional().describe('Path (default /)'),
-    expires: z.number().optional().describe('Epoch seconds; omit: session cookie'),
+    expires: z
+      .number()
+      .min(0)
+      .max(253_402_300_799)
+      .optional()
+      .describe('Epoch seconds; omit: session cookie'),
     httpOnly: z.boolean().optional().describe('Hidden from scripts'),
     secure: z.boolean().optional().describe('HTTPS only'),
     sameSite: sameSite.optional().describe('Strict | Lax | None'),
