@@ -70,6 +70,7 @@ describe('brow handoff through the daemon', () => {
     const status = JSON.parse((await cli.run(['daemon', 'status', '--json'])).stdout);
     expect(status.console_url).toMatch(CONSOLE_URL);
     expect((await fetch(status.console_url)).status).toBe(200);
+    expect((await cli.run(['daemon', 'status'])).stdout).toContain(`web console: ${status.console_url}\n`);
     // brow doctor runs in its own process, and names the daemon's console
     const doctor = await cli.run(['doctor', '--json']);
     expect(JSON.parse(doctor.stdout).data.console_url).toBe(status.console_url);

@@ -101,7 +101,8 @@ export async function daemonCommand(argv: string[], io: Streams): Promise<number
         `brow daemon for session "${s.profile}": pid ${s.pid}, socket ${s.socket}\n` +
           `started ${ago(s.started_at)}, last command ${ago(s.last_used_at)}, exits after ${s.idle_timeout_ms / 1000} s idle; ` +
           `browser sessions stop after ${s.session_idle_stop_ms / 1000} s without a call\n` +
-          `config file: ${s.config_file ?? '(none)'}; working directory: ${s.cwd}; browser sessions: ${s.sessions.length}\n`,
+          `config file: ${s.config_file ?? '(none)'}; working directory: ${s.cwd}; browser sessions: ${s.sessions.length}\n` +
+          `web console: ${s.console_url ?? 'none (console off)'}\n`,
       );
     }
     return s ? 0 : 1;
