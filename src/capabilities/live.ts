@@ -240,7 +240,7 @@ export const pickCap = defineCapability({
     const instructions = input.instructions ?? 'Point at the element the agent should use.';
     const timeoutMs = input.timeout_ms ?? HANDOFF_DEFAULT_MS;
     const where = url
-      ? `open the brow console at ${url}, click Pick, then the element`
+      ? `open the brow console at ${url} and click Pick, then the element (or click it in the page)`
       : 'brow serves no web console here (brow serve, brow mcp and the CLI daemon do)';
     const stop = heartbeat(
       ctx,
