@@ -1,6 +1,7 @@
 /** Navigation with a scheme allowlist; failures come back as data, the page stays usable. */
 import type { Frame, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
 import { BrowserError, classifyError } from '../errors.js';
+import { within } from '../deadline.js';
 import type { DialogRecord } from '../observe/records.js';
 import type { BrowPage } from './page.js';
 
@@ -169,12 +170,7 @@ async function freeHungScript(page: BrowPage): Promise<void> {
 
 export async function safeTitle(page: BrowPage, ms = 1000): Promise<string> {
   if (page.pendingDialog || page.crashed || page.closed) return page.title();
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  const t = await Promise.race([page.raceDialog(page.raw.title()).catch(() => null), late]);
-  clearTimeout(timer);
+  const t = await within(page.raceDialog(page.raw.title()), ms, null).catch(() => null);
   if (t && 'value' in t) {
     page.noteTitle(t.value);
     return t.value;

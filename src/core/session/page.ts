@@ -10,6 +10,7 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Pagination } from '../snapshot/list-elements.js';
 import { pageScriptSource } from '../snapshot/page-script.js';
 import { keepRequest } from '../read/request-bodies.js';
+import { settledWithin, sleep, within } from '../deadline.js';
 import { StateBag } from '../state-bag.js';
 import type { Session } from './session.js';
 
@@ -197,19 +198,11 @@ export class BrowPage {
    */
   async responsive(withinMs: number): Promise<boolean> {
     if (this.closed || this.crashed) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), withinMs);
-    });
     const probe = this.cdp
       .send('Runtime.evaluate', { expression: '0', returnByValue: true })
       .then(() => true)
       .catch(() => true); // an error is an answer: the renderer is there
-    try {
-      return await Promise.race([probe, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(probe, withinMs, false);
   }
 
   /** Stop whatever script the page runs now (a loop that never yields); the page answers again. */
@@ -330,15 +323,11 @@ const PROBE_MS = 4000;
 async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise<T> {
   const crash = page.crashedPromise();
   let done = false;
-  let timer: NodeJS.Timeout | undefined;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    });
+  const stopWatching = new AbortController();
   const watcher = async (): Promise<never> => {
     const started = Date.now();
     for (;;) {
-      await sleep(WATCH_AFTER_MS);
+      await sleep(WATCH_AFTER_MS, stopWatching.signal);
       if (done) return new Promise<never>(() => undefined);
       if (page.pendingDialog || page.handoffId) continue;
       if (await page.responsive(PROBE_MS)) continue;
@@ -367,21 +356,7 @@ async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise
     return await Promise.race(racers);
   } finally {
     done = true;
-    clearTimeout(timer);
+    stopWatching.abort();
     crash.dispose();
   }
-}
-
-/** Resolve when the work settles or after ms, whichever comes first. */
-function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work.then(
-      () => undefined,
-      () => undefined,
-    ),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

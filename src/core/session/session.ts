@@ -9,6 +9,7 @@ import { newId } from '../ids.js';
 import type { EventBus } from '../observe/events.js';
 import type { ConsoleEntry, DownloadRecord, NetworkEntry } from '../observe/records.js';
 import { RingBuffer } from '../observe/ring-buffer.js';
+import { settledWithin } from '../deadline.js';
 import { StateBag } from '../state-bag.js';
 import { BrowPage } from './page.js';
 
@@ -219,9 +220,5 @@ export class Session {
 
 /** A stop hook gets 5 s: a stop must end even when a hung page keeps a hook waiting. */
 function boundedHook(work: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, 5000);
-  });
-  return Promise.race([work.catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+  return settledWithin(work, 5000);
 }

@@ -70,6 +70,7 @@ export interface WalkOptions {
 }
 
 import { frameIdOf } from '../browser/internals.js';
+import { withDeadline } from '../deadline.js';
 export { frameIdOf };
 
 const MAX_NODES = 200_000;
@@ -94,11 +95,7 @@ interface FrameRef {
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+  return withDeadline(p, ms, () => new Error(`${what} did not answer within ${ms} ms`));
 }
 
 /**

@@ -9,6 +9,7 @@
  * for the session's later documents, by a script that runs before the page's own and fills a
  * tab's empty sessionStorage for that origin. IndexedDB: see indexeddb.ts.
  */
+import { within } from '../deadline.js';
 import type { Frame, Page } from 'puppeteer-core';
 import type { BrowPage } from '../session/page.js';
 import type { Session } from '../session/session.js';
@@ -56,11 +57,11 @@ const FRAME_READ_MS = 2000;
 const IDB_READ_MS = 4000;
 
 function bounded<T>(p: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<null>((r) => {
-    timer = setTimeout(() => r(null), ms);
-  });
-  return Promise.race([p.catch(() => null), limit]).finally(() => clearTimeout(timer));
+  return within(
+    p.catch(() => null),
+    ms,
+    null,
+  );
 }
 
 const isWebOrigin = (url: string) => /^https?:\/\//.test(url);

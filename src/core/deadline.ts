@@ -1,0 +1,64 @@
+/**
+ * Bounded waits, written once: every "this, or give up after N ms" and "this, unless the caller
+ * goes away" in the core goes through here, so each clears its timer and detaches its listener
+ * however it ends, and a rejection of work left behind is never unhandled.
+ */
+
+/** The work's value, or `fallback` after `ms` (the work goes on; its late failure is swallowed). */
+export function within<T, F>(work: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<F>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** The work's value, or a rejection with `late()` after `ms`. */
+export function withDeadline<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Resolve when the work settles either way, or after `ms`: for waiting on work without its outcome. */
+export function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return within(
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    ms,
+    undefined,
+  );
+}
+
+/** The work's value, or a rejection with the signal's reason as soon as it aborts. */
+export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () =>
+      reject(signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled.'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** Sleep `ms`; ends early (resolving) when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
