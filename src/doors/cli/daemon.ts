@@ -109,8 +109,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   // loaded here, not at the top: the CLI client imports this file for probe() and BUILD only
   const { BrowRuntime } = await import('../../runtime/runtime.js');
   const runtime = new BrowRuntime(daemonConfig(opts));
+  // the web console starts once this daemon owns the socket (a daemon that lost the race serves none)
   const { consoleFromConfig } = await import('../console/serve-console.js');
-  const consoleDoor = consoleFromConfig(runtime, log);
+  let consoleDoor: ReturnType<typeof consoleFromConfig> | null = null;
   const startedAt = Date.now();
   let lastUsed = startedAt;
   let inFlight = 0;
@@ -124,7 +125,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       log(`stopping (${why})`);
       if (idleTimer) clearTimeout(idleTimer);
       server.close();
-      await consoleDoor.close().catch(() => undefined);
+      await consoleDoor?.close().catch(() => undefined);
       await runtime.close().catch((e: unknown) => log(`closing the browser failed: ${String(e)}`));
       try {
         unlinkSync(socket);
@@ -158,7 +159,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       build: BUILD,
       cwd: process.cwd(),
       sessions: sessions.ok ? ((sessions.data.sessions as unknown[]) ?? []) : [],
-      console_url: (await consoleDoor.ready)?.url ?? null,
+      console_url: (await consoleDoor?.ready)?.url ?? null,
     };
   };
 
@@ -228,6 +229,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     await runtime.close();
     return 0;
   }
+  consoleDoor = consoleFromConfig(runtime, log);
   log(
     `profile "${opts.profile}" listening on ${socket}; idle timeout ${opts.idleMs} ms; browser sessions stop after ${runtime.config.idle_stop_ms} ms idle`,
   );
