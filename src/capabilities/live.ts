@@ -241,7 +241,7 @@ export const pickCap = defineCapability({
     const timeoutMs = input.timeout_ms ?? HANDOFF_DEFAULT_MS;
     const where = url
       ? `open the brow console at ${url} and click Pick, then the element (or click it in the page)`
-      : 'brow serves no web console here (brow serve, brow mcp and the CLI daemon do)';
+      : 'click it in the page (brow serves no web console here)';
     const stop = heartbeat(
       ctx,
       timeoutMs,
