@@ -101,9 +101,7 @@ export const listPages = defineCapability({
     const { safeTitle } = await navigation();
     const sessions = input.session_id
       ? [ctx.core.session(input.session_id, ctx.owner)]
-      : [...ctx.core.sessions.values()].filter(
-          (s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner,
-        );
+      : ctx.core.sessionsVisibleTo(ctx.owner);
     const pages = await Promise.all(
       sessions
         .flatMap((s) => [...s.pages.values()])

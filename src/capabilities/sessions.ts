@@ -86,9 +86,7 @@ export const listSessions = defineCapability({
   output: z.object({ sessions: z.array(sessionOut).describe('Sessions') }).describe('Sessions'),
   input: z.object({}),
   async handle(_input, ctx) {
-    const sessions = [...ctx.core.sessions.values()].filter(
-      (s) => ctx.owner === null || s.options.owner === null || s.options.owner === ctx.owner,
-    );
+    const sessions = ctx.core.sessionsVisibleTo(ctx.owner);
     const data = { sessions: sessions.map(sessionRecord) };
     const text =
       sessions.length === 0

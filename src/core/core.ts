@@ -269,6 +269,11 @@ export class BrowCore {
       .catch(() => undefined);
   }
 
+  /** The sessions a caller may see (see visibleTo). */
+  sessionsVisibleTo(owner: string | null): Session[] {
+    return [...this.sessions.values()].filter((s) => visibleTo(s, owner));
+  }
+
   /** A live session; session_not_found or session_closed otherwise. */
   session(id: string, owner: string | null = null): Session {
     const s = this.sessions.get(id);

@@ -4,13 +4,13 @@ import { getCapability, capabilities } from '../capabilities/registry.js';
 import type { AnyCapability, CapabilityContext } from '../capabilities/define.js';
 import { BrowserError, classifyError } from '../core/errors.js';
 import { nearest } from './near.js';
-import type { ErrorOutcome, Outcome } from './outcome.js';
+import { failureText, type ErrorOutcome, type Outcome } from './outcome.js';
 
 export function errorOutcome(e: unknown): ErrorOutcome {
   const err = classifyError(e);
   return {
     ok: false,
-    content: `Browser operation failed [${err.code}]: ${err.message} ${err.hint}`,
+    content: failureText(err.code, err.message, err.hint),
     data: err.toJSON(),
   };
 }

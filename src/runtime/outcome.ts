@@ -18,3 +18,22 @@ export interface ErrorOutcome {
 }
 
 export type Outcome = OkOutcome | ErrorOutcome;
+
+/** The text every door shows for a failure: `Browser operation failed [code]: message hint`. */
+export function failureText(code: string, message: string, hint: string): string {
+  return `Browser operation failed [${code}]: ${message} ${hint}`;
+}
+
+/** A failure outcome made by a door itself (before or around invoke). */
+export function failure(
+  code: ErrorCode,
+  message: string,
+  hint: string,
+  extra: Record<string, unknown> = {},
+): ErrorOutcome {
+  return {
+    ok: false,
+    content: failureText(code, message, hint),
+    data: { error_code: code, message, hint, ...extra },
+  };
+}

@@ -4,7 +4,7 @@
  * Capability commands run in the profile's daemon, which keeps the browser open between commands.
  */
 import { errorOutcome } from '../../runtime/invoke.js';
-import type { Outcome } from '../../runtime/outcome.js';
+import { failure, type Outcome } from '../../runtime/outcome.js';
 import { readFileSync } from 'node:fs';
 import { renderHint } from '../../runtime/door-names.js';
 import { absolutePaths, checkInput, parseArgs } from './argv.js';
@@ -275,11 +275,7 @@ function outcomeOf(e: unknown): Outcome {
   if (e instanceof DaemonUnreachable) {
     const hint =
       'Run `brow daemon status`, read the log beside its socket, or `brow daemon stop` and try again.';
-    return {
-      ok: false,
-      content: `Browser operation failed [connection_failed]: ${e.message} ${hint}`,
-      data: { error_code: 'connection_failed', message: e.message, hint },
-    };
+    return failure('connection_failed', e.message, hint);
   }
   return errorOutcome(e);
 }

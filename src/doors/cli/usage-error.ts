@@ -1,5 +1,5 @@
 /** A command line the CLI cannot turn into a call: an invalid_request, answered before any browser is touched. */
-import type { ErrorOutcome } from '../../runtime/outcome.js';
+import { failure, type ErrorOutcome } from '../../runtime/outcome.js';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -13,11 +13,7 @@ export class UsageError extends Error {
 
   /** The same `{ok:false, content, data}` shape every door answers with. */
   toOutcome(): ErrorOutcome {
-    return {
-      ok: false,
-      content: `Browser operation failed [${this.code}]: ${this.message} ${this.hint}`,
-      data: { error_code: this.code, message: this.message, hint: this.hint },
-    };
+    return failure(this.code, this.message, this.hint);
   }
 }
 

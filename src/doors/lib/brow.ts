@@ -4,7 +4,12 @@
  * and `brow.close()`, which closes the browser it launched. It runs the core in this process.
  */
 import { capabilities } from '../../capabilities/registry.js';
-import type { ErrorOutcome, OkOutcome, Outcome } from '../../runtime/outcome.js';
+import {
+  failure as failureOutcome,
+  type ErrorOutcome,
+  type OkOutcome,
+  type Outcome,
+} from '../../runtime/outcome.js';
 import { BrowRuntime, type BrowEvent, type EventFilter } from '../../runtime/runtime.js';
 import type { BrowConfigInput } from './config.js';
 import { methodName, type BrowMethods, type Result } from './methods.js';
@@ -54,11 +59,7 @@ export type Brow<Strict extends boolean = false> = BrowMethods<Strict> & {
 };
 
 function failure(code: 'invalid_request' | 'session_closed', message: string, hint: string): ErrorOutcome {
-  return {
-    ok: false,
-    content: `Browser operation failed [${code}]: ${message} ${hint}`,
-    data: { error_code: code, message, hint },
-  };
+  return failureOutcome(code, message, hint);
 }
 
 /**

@@ -1,5 +1,6 @@
 /** `--caps`: turn capability groups off (or name the only ones on) for a smaller tool list, in every door alike. */
 import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
+import { failure } from '../../runtime/outcome.js';
 import type { BrowRuntime, Outcome } from '../../runtime/runtime.js';
 
 // Typed as a record so the compiler asks for an update when define.ts gains a group.
@@ -56,11 +57,7 @@ export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap:
 function disabledOutcome(name: string): Outcome {
   const message = `${name} is turned off on this server (--caps).`;
   const hint = 'Use another tool from the tool list; this server was started with a reduced set.';
-  return {
-    ok: false,
-    content: `Browser operation failed [capability_unavailable]: ${message} ${hint}`,
-    data: { error_code: 'capability_unavailable', message, hint },
-  };
+  return failure('capability_unavailable', message, hint);
 }
 
 /**

@@ -5,6 +5,7 @@
  * data, derived from the capability declarations), so it loads anywhere fetch does.
  */
 import type { ToolData, ToolInput, ToolName } from '../../capabilities/types.js';
+import { failureText } from '../../runtime/outcome.js';
 
 export type { ToolData, ToolInput, ToolName };
 
@@ -99,7 +100,7 @@ function failure(
 ): ToolResult {
   return {
     ok: false,
-    content: `Browser operation failed [${code}]: ${message} ${hint}`,
+    content: failureText(code, message, hint),
     data: { error_code: code, message, hint },
     name,
     execution_time: (Date.now() - started) / 1000,
