@@ -57,7 +57,7 @@ describe('HTTP door: progress and disconnects', () => {
     const res = await post(
       'browser_handoff',
       { page_id: pageId, instructions: 'Stream me', timeout_ms: 60_000 },
-      { headers: { accept: 'text/event-stream' } },
+      { headers: { accept: 'text/event-stream, application/json' } },
     );
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const seen: { event: string; data: any }[] = [];
@@ -75,10 +75,12 @@ describe('HTTP door: progress and disconnects', () => {
     expect(result.data).toMatchObject({ ok: true, data: { confirmed: true, via: 'confirm_call' } });
   });
 
-  it('answers plain JSON without the header, as before', async () => {
-    const res = await post('browser_list_pages', {});
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toMatchObject({ ok: true });
+  it('answers plain JSON without the header, or to a client that names JSON first, as before', async () => {
+    for (const accept of [undefined, 'application/json, text/event-stream']) {
+      const res = await post('browser_list_pages', {}, accept ? { headers: { accept } } : {});
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toMatchObject({ ok: true });
+    }
   });
 
   it('a client that disconnects ends its handoff at once and frees the page', async () => {

@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { failureText } from '../../runtime/outcome.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
 import { checkRequest, isLoopbackBind } from './guard.js';
 
@@ -40,7 +41,7 @@ export function refuse(
 ): void {
   sendJson(res, status, {
     ok: false,
-    content: `Browser operation failed [${code}]: ${message} ${hint}`,
+    content: failureText(code, message, hint),
     data: { error_code: code, message, hint },
   });
 }
@@ -169,7 +170,11 @@ export async function startHttpServer(
       if (!res.writableEnded) gone.abort(new Error('the client went away'));
     };
     res.once('close', onClose);
-    const streaming = /\btext\/event-stream\b/.test(req.headers.accept ?? '');
+    // a stream when asked for it first: a client that names JSON first gets JSON, as before
+    const accept = req.headers.accept ?? '';
+    const sse = accept.search(/\btext\/event-stream\b/);
+    const json = accept.search(/\bapplication\/json\b/);
+    const streaming = sse >= 0 && (json < 0 || sse < json);
     const event = (type: string, data: unknown) => {
       if (!res.writableEnded && !res.destroyed)
         res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
