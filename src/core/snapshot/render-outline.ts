@@ -3,6 +3,7 @@
  * line per node, two spaces per level. Unnamed wrappers are skipped and their children promoted;
  * `diff` compares lines with refs stripped against the previous outline of the page.
  */
+import { slot } from '../state-bag.js';
 import type { BrowPage } from '../session/page.js';
 import { limitDepth, selectScope, type Scope } from './scope.js';
 import { takeSnapshot, type SnapNode } from './snapshot.js';
@@ -112,8 +113,8 @@ export function diffOutline(before: string[], after: string[], limit = 200): Out
   return { added, removed, unchanged };
 }
 
-/** The previous whole-page outline of each page, for `diff`. */
-const previous = new WeakMap<BrowPage, string[]>();
+/** The previous whole-page outline of a page, for `diff` (owned by the page: see state-bag.ts). */
+const previousOutline = slot<{ lines: string[] | null }>('previous-outline', () => ({ lines: null }));
 
 /** Cut lines to the budget, in tree order, with seed 002's truncation line. */
 function budget(lines: string[], maxChars: number): { text: string; shown: number } {
@@ -148,8 +149,9 @@ export async function outlineSnapshot(page: BrowPage, opts: OutlineOptions): Pro
   );
   const whole = !subtree && opts.scope === 'full' && opts.depth === undefined;
   if (!subtree) page.lastListed = snap;
-  const before = previous.get(page);
-  if (whole) previous.set(page, lines);
+  const memory = page.state.get(previousOutline);
+  const before = memory.lines ?? undefined;
+  if (whole) memory.lines = lines;
   const base = {
     url: snap.url,
     title: snap.title,
