@@ -13,6 +13,7 @@ export function sessionRecord(s: Session) {
     read_only: s.readOnly,
     incognito: s.options.incognito,
     dialog_policy: s.dialogPolicy,
+    stealth: s.stealth,
     created_at: s.createdAt,
     last_used_at: s.lastUsed,
     expires_at: s.lastUsed + s.config.idle_stop_ms,
@@ -57,6 +58,7 @@ export const startSession = defineCapability({
       .enum(['accept', 'dismiss', 'report'])
       .optional()
       .describe('JS dialogs; report waits for browser_handle_dialog'),
+    stealth: z.boolean().optional().describe('Hide automation tells (headless; default: config stealth)'),
     profile: z.string().min(1).optional().describe('Start from this saved state (browser_save_state)'),
     save_on_stop: z.boolean().optional().describe('Save state back to profile when stopping'),
   }),

@@ -16,6 +16,10 @@ export const configSchema = z
       .max(100)
       .default(20)
       .describe('Most pages one session may hold'),
+    stealth: z
+      .boolean()
+      .default(false)
+      .describe('Headless sessions hide the usual automation tells (a session may ask otherwise)'),
     max_download_bytes: z
       .number()
       .int()

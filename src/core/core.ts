@@ -21,6 +21,8 @@ export interface StartSessionInput {
   ttl_ms?: number;
   dialog_policy?: 'accept' | 'dismiss' | 'report';
   owner?: string | null;
+  /** Hide the usual automation tells in every page (headless only; default: config `stealth`). */
+  stealth?: boolean;
 }
 
 /**
@@ -105,6 +107,15 @@ export class BrowCore {
         })
         .catch(() => undefined);
       session.onPageGone = (pageId, why) => this.notePageGone(session, pageId, why);
+      if (headless && (input.stealth ?? this.config.stealth)) {
+        const { applyStealth, defaultStealthOptions } = await import('./browser/stealth/index.js');
+        // one set of values per session, so its pages agree with each other
+        const options = defaultStealthOptions();
+        session.stealth = true;
+        session.pageSetups.add(async (page) => {
+          if (!page.adopted) await applyStealth(page.raw, options);
+        });
+      }
       this.sessions.set(session.id, session);
       session.start((s, reason) => this.onSessionStopped(s, reason));
       this.watchHost(host);

@@ -51,6 +51,8 @@ export class Session {
   private onStop: (s: Session, reason: StopReason) => void = () => undefined;
   /** Told when a page goes away (closed by a caller, by the page, or with the session). */
   onPageGone: (pageId: string, why: PageGoneReason) => void = () => undefined;
+  /** Pages hide the usual automation tells (stealth patches applied to each). */
+  stealth = false;
   /** Feature state owned by the session (routes, emulation, saved-state profile…); disposed on stop. */
   readonly state = new StateBag();
   /**
