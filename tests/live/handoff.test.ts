@@ -172,6 +172,12 @@ describe('handoff', () => {
       'browser_activate_page',
       'browser_close_page', // ending the page ends the handoff
       'browser_keep_alive',
+      // session-wide settings, not acts on the page (issue 18): they apply to every page of the session
+      'browser_cookies',
+      'browser_route',
+      'browser_unroute',
+      'browser_set_network',
+      'browser_emulate',
     ]);
     const acting = h.rt.capabilities.filter(
       (c) => !c.annotations.readOnly && 'page_id' in c.input.shape && !exempt.has(c.name),
@@ -184,6 +190,7 @@ describe('handoff', () => {
       for (const key of schema.required ?? []) input[key] = sample(key, schema.properties[key], ref);
       if (cap.name === 'browser_scroll') input.delta_y = 100;
       if (cap.name === 'browser_drag') input.offset_x = 40; // a drag names one kind of target
+      if (cap.name === 'browser_fill_form') input.fields = [{ ref, value: 'x' }];
       const o = await h.rt.invoke(cap.name, input);
       answers[cap.name] = o.ok ? 'ok' : String(o.data.error_code);
     }
