@@ -9,7 +9,7 @@ import { startHttpServer, type RunningServer } from '../../src/doors/http/server
 import { mcpHttpRoute, type McpHttpRoute } from '../../src/doors/mcp/http.js';
 import { harness, type Harness } from '../helpers.js';
 import { corePage, nextEvent, until } from '../live/helpers.js';
-import { httpClient } from './helpers.js';
+import { buildOnce, httpClient, SETUP_MS, spawnServe } from './helpers.js';
 
 let h: Harness;
 let server: RunningServer;
@@ -149,4 +149,24 @@ describe('HTTP door: progress and disconnects', () => {
       await client.close();
     }
   });
+
+  it(
+    'brow serve names its own console (token included) in browser_doctor',
+    async () => {
+      buildOnce();
+      const served = await spawnServe(['--token', 'serve-console-token']);
+      try {
+        const res = await fetch(`${served.url}/v1/tools/browser_doctor`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer serve-console-token', 'content-type': 'application/json' },
+          body: '{}',
+        });
+        const out = (await res.json()) as { data: { console_url: string } };
+        expect(out.data.console_url).toBe(`${served.url}/?token=serve-console-token`);
+      } finally {
+        await served.stop();
+      }
+    },
+    SETUP_MS,
+  );
 });
