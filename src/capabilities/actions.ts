@@ -13,9 +13,25 @@ const actionAnnotations = { readOnly: false, destructive: true, idempotent: fals
 
 async function result(page: BrowPage, e: Effect, label: string): Promise<CapabilityResult> {
   const { renderEffect } = await import('../core/actions/effect.js');
+  const t = e.target;
   return {
     text: renderEffect(e, label),
-    data: { page_id: page.id, action: { ok: e.outcome !== 'failed', page_id: page.id, ...e } },
+    data: {
+      page_id: page.id,
+      action: {
+        ok: e.outcome !== 'failed',
+        page_id: page.id,
+        ...e,
+        // seed 001's names beside brow's: the target as the seed records it, its state after, the diff
+        ...(t
+          ? {
+              target: { ...t, text: t.text ?? '', is_sensitive: t.is_sensitive === true },
+              post_action_state: { value: t.value ?? null, label: t.name },
+            }
+          : { post_action_state: null }),
+        snapshot_diff: e.changes,
+      },
+    },
   };
 }
 

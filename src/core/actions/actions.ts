@@ -20,11 +20,13 @@ function stateAfter(page: BrowPage, prepared: () => Prepared | null) {
     if (!p) return null;
     const d = await readState(page, p).catch(() => null);
     if (!d) return null;
-    const sensitive = d.tag === 'input' && p.states.includes('password');
+    const sensitive = d.sensitive || (d.tag === 'input' && p.states.includes('password'));
     return {
       role: d.role,
       name: d.name,
-      ...(d.value !== undefined ? { value: d.value } : {}),
+      text: d.text,
+      // a secret's value is never echoed: only whether it holds one
+      ...(d.value !== undefined ? { value: sensitive ? (d.value ? '••••' : '') : d.value } : {}),
       ...(d.checked !== undefined ? { checked: d.checked } : {}),
       states: d.states,
       ...(sensitive ? { is_sensitive: true } : {}),

@@ -18,6 +18,8 @@ import { withApi } from '../snapshot/page-script.js';
 export interface TargetState {
   role: string;
   name: string;
+  /** The element's visible text (empty for fields). */
+  text?: string;
   value?: string;
   checked?: boolean | 'mixed';
   states?: string[];

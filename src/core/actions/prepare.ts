@@ -207,7 +207,21 @@ function refOfLocal(page: BrowPage, loc: Located, localId: number, role: string,
 export async function readState(page: BrowPage, loc: Located) {
   return withApi(
     loc.frame,
-    (api, key: string, id: number) => (api.docKey === key ? api.describe(id) : null),
+    (api, key: string, id: number) => {
+      if (api.docKey !== key) return null;
+      const d = api.describe(id);
+      const el = api.element(id) as HTMLElement | null;
+      if (!d || !el) return d ? { ...d, text: '', sensitive: false } : null;
+      const input = el.localName === 'input' ? (el as HTMLInputElement) : null;
+      // a secret by its type or by what the page says it holds (autocomplete tokens)
+      const sensitive =
+        input?.type === 'password' ||
+        /\b(current-password|new-password|one-time-code|cc-number|cc-csc|cc-exp)\b/.test(
+          el.getAttribute('autocomplete') ?? '',
+        );
+      const text = input || el.localName === 'textarea' ? '' : (el.innerText ?? '').trim().slice(0, 200);
+      return { ...d, text, sensitive };
+    },
     loc.entry.docKey,
     loc.entry.localId,
   );

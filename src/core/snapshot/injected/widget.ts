@@ -2,7 +2,7 @@
 import type { Attrs } from './attrs.js';
 import { selectedLabels } from './accname.js';
 import { SafeSet } from './collections.js';
-import { computedStyle, elMatches, freeze } from './natives.js';
+import { computedStyle, elGetAttribute, elMatches, freeze } from './natives.js';
 import { hasClickListener, inPressContainer } from './patches.js';
 import { CHECKABLE, CLICK_ROLE, RANGE_ROLE, TEXT_ROLE, roleFlags } from './roles.js';
 import { CELL, FORM_CONTROL, tagFlags } from './tags.js';
@@ -263,9 +263,19 @@ export function dragSignal(
   return inPressContainer(el);
 }
 
+/** autocomplete tokens that say a field holds a secret (one-time codes, card numbers). */
+const SECRET_TOKENS = ['one-time-code', 'cc-number', 'cc-csc', 'current-password', 'new-password'];
+
+function secretField(input: HTMLInputElement): boolean {
+  const ac = elGetAttribute(input, 'autocomplete');
+  if (!ac) return false;
+  for (let i = 0; i < SECRET_TOKENS.length; i++) if (strIndexOf(ac, SECRET_TOKENS[i]!) >= 0) return true;
+  return false;
+}
+
 /**
  * The current value of a control, verbatim and complete (not collapsed, not capped); never a
- * password (a mask instead); undefined when none. Range widgets: aria-valuetext, else
+ * password or another secret field's value (a mask instead); undefined when none. Range widgets: aria-valuetext, else
  * aria-valuenow, else the native value. A contenteditable root: its innerText.
  */
 export function valueOf(
@@ -286,7 +296,7 @@ export function valueOf(
   else if (tag === 'input') {
     const input = el as HTMLInputElement;
     const type = input.type;
-    if (type === 'password') return input.value ? '••••' : undefined;
+    if (type === 'password' || secretField(input)) return input.value ? '••••' : undefined;
     if (type === 'file') {
       const files = input.files;
       let names = '';
