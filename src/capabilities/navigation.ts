@@ -139,7 +139,7 @@ export const waitCap = defineCapability({
     const stop = heartbeat(ctx, limit, (ms) => `Waiting for ${what} (${seconds(ms)} of ${seconds(limit)}).`);
     // a caller that cancels or goes away ends the wait at once
     const r = await untilAborted(
-      page.whileAlive(waitFor(page, { ...input, timeout_ms: limit })),
+      page.whileAlive(waitFor(page, { ...input, timeout_ms: limit, signal: ctx.signal })),
       ctx.signal,
     ).finally(stop);
     return {

@@ -74,7 +74,10 @@ describe('browser_pick', () => {
     expect((await liveSurface(h.rt.core).overview()).picks).toEqual([]);
     // a pick that answered a request is the agent's already: not kept for browser_read_picks
     expect((await h.ok('browser_read_picks', { page_id: pageId })).picks).toEqual([]);
-    const acted = await h.ok('browser_click', { page_id: pageId, ref: out.data.element.ref });
+    const acted = await h.ok('browser_click', {
+      page_id: pageId,
+      ref: (out.data.element as { ref: string }).ref,
+    });
     expect(acted.action.ok).toBe(true);
   });
 
@@ -86,7 +89,7 @@ describe('browser_pick', () => {
     const el = await liveSurface(h.rt.core).pick(pageId, ...(await centreOf(page, 'name')));
     expect(el).toMatchObject({ tag: 'input', delivered: true });
     const out = await call;
-    expect(out.data.element.ref).toBe(el.ref);
+    expect((out.data.element as { ref: string }).ref).toBe(el.ref);
   });
 
   it('keeps unprompted picks for browser_read_picks', async () => {

@@ -1,4 +1,5 @@
 /** browser_wait: for a time, a URL, a load state, text, a ref's state, or a download. */
+import { sleep as sleepUnlessAborted } from '../deadline.js';
 import { BrowserError } from '../errors.js';
 import { EVENT_TYPES, type BrowEvent, type BrowEventType } from '../observe/events.js';
 import { evaluateIn, withApi } from '../snapshot/page-script.js';
@@ -12,6 +13,8 @@ export interface WaitInput {
   state?: string;
   duration_ms?: number;
   timeout_ms: number;
+  /** The caller's: a cancelled wait stops polling at once. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface WaitResult {
@@ -22,7 +25,7 @@ export interface WaitResult {
   detail?: Record<string, unknown>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number, signal?: AbortSignal) => sleepUnlessAborted(ms, signal);
 
 /** Glob (`*`), /regex/ or substring match of a URL. */
 export function urlMatches(url: string, pattern: string): boolean {
@@ -58,6 +61,7 @@ async function poll<T>(
 ): Promise<T> {
   const t0 = Date.now();
   for (;;) {
+    if (input.signal?.aborted) throw cancelled(input);
     page.assertOpen();
     page.assertNoDialog();
     const hit = await page.raceDialog(probe().catch(() => null));
@@ -70,8 +74,14 @@ async function poll<T>(
         { details: { condition: input.condition, value: input.value, state: input.state, url: page.url() } },
       );
     }
-    await sleep(50);
+    await sleep(50, input.signal);
   }
+}
+
+function cancelled(input: WaitInput): BrowserError {
+  return new BrowserError('timeout', `The wait for ${input.condition} was cancelled by its caller.`, {
+    details: { condition: input.condition, reason: 'cancelled' },
+  });
 }
 
 export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitResult> {
@@ -86,7 +96,7 @@ export async function waitFor(page: BrowPage, input: WaitInput): Promise<WaitRes
   switch (input.condition) {
     case 'time': {
       need(input, 'duration_ms');
-      await sleep(Math.min(input.duration_ms!, input.timeout_ms));
+      await sleep(Math.min(input.duration_ms!, input.timeout_ms), input.signal);
       return done();
     }
     case 'url': {

@@ -77,7 +77,7 @@ export class RefRegistry {
     if (!entry && n >= 1 && n <= this.counter) {
       throw new BrowserError('stale_ref', `${ref.trim()} belonged to a document this page has left.`, {
         details: { ref: ref.trim(), reason: 'navigated' },
-        hint: 'List the elements again (browser_list_elements) and use the new refs.',
+        hint: 'Take a fresh snapshot (browser_list_elements) and use its refs.',
       });
     }
     if (!entry) {
