@@ -11,7 +11,9 @@ import {
   frameIdOf,
   pageClient,
   pageTargetId,
+  requestInterceptionId,
   setFrameClient,
+  setRequestClient,
   targetIdOf,
   targetInfo,
   targetSession,
@@ -53,6 +55,19 @@ describe("puppeteer's internals brow relies on", () => {
     expect(messages.length).toBeGreaterThan(0);
     // a top-level message may carry no target id; the accessor must answer without throwing
     expect(['string', 'undefined']).toContain(typeof consoleMessageTargetId(messages[0] as object));
+    // a request paused by interception carries its id, and its client can be pointed elsewhere
+    await raw.setRequestInterception(true);
+    const seen = new Promise<string | undefined>((resolve) => {
+      raw.once('request', (req) => {
+        const id = requestInterceptionId(req);
+        setRequestClient(req, client);
+        void req.continue();
+        resolve(id);
+      });
+    });
+    await raw.evaluate(() => void fetch('/faults/plain.html'));
+    expect(await seen).toMatch(/^interception-/);
+    await raw.setRequestInterception(false);
     // the page record names the same target
     const listed = await h.ok('browser_list_pages', {});
     expect(listed.pages.find((p: any) => p.page_id === pageId).target_id).toBe(tid);

@@ -42,13 +42,20 @@ const get = async (pageId: string, url: string) =>
 const text = (pageId: string, selector: string) =>
   h.rt.core.findPage(pageId)!.raw.$eval(selector, (e) => e.textContent);
 
+/**
+ * Poll fn until ok; a read that throws because the frame is still committing its document
+ * ("Execution context was destroyed") counts as not yet, except on the last try.
+ */
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  let v = await fn();
-  for (let i = 0; i < 50 && !ok(v); i++) {
+  for (let i = 0; ; i++) {
+    try {
+      const v = await fn();
+      if (ok(v) || i >= 50) return v;
+    } catch (e) {
+      if (i >= 50 || !/context was destroyed|detached/i.test(String(e))) throw e;
+    }
     await new Promise((r) => setTimeout(r, 100));
-    v = await fn();
   }
-  return v;
 }
 
 /** Each test gets a session of its own, so settings never leak between tests. */

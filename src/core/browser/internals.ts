@@ -5,7 +5,7 @@
  * renderer). Each accessor checks the field's shape and fails loudly, naming it, when an upgrade
  * moved it: tests/core/puppeteer-internals.test.ts calls every one against real Chromium.
  */
-import type { CDPSession, Frame, Page, Target } from 'puppeteer-core';
+import type { CDPSession, Frame, HTTPRequest, Page, Target } from 'puppeteer-core';
 
 /** A private field or method puppeteer no longer has: an upgrade changed it. */
 export class PuppeteerInternalsChanged extends Error {
@@ -76,4 +76,18 @@ export function targetInfo(target: Target): { title: string; url: string } {
 export function consoleMessageTargetId(msg: object): string | undefined {
   const fn = (msg as { _targetId?: () => string | undefined })._targetId;
   return typeof fn === 'function' ? fn.call(msg) : undefined;
+}
+
+/** The Fetch interception id of a paused request (undefined when not intercepted). */
+export function requestInterceptionId(req: HTTPRequest): string | undefined {
+  const id = (req as unknown as { _interceptionId?: unknown })._interceptionId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Point a request at the CDP session that paused it (a dedicated worker's request is paused on
+ * the page's main target, but puppeteer resolves it on the worker's session and it hangs).
+ */
+export function setRequestClient(req: HTTPRequest, client: CDPSession): void {
+  (req as unknown as { client: CDPSession }).client = client;
 }

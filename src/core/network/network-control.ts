@@ -19,7 +19,8 @@
  * Network.setBlockedURLs), so the origin lists guard `WebSocket` with a script in every document
  * (ws-guard.ts); a blocked one throws SecurityError in the page and is logged.
  */
-import type { CDPSession, HTTPRequest, NetworkConditions } from 'puppeteer-core';
+import { pageClient, requestInterceptionId, setRequestClient } from '../browser/internals.js';
+import type { HTTPRequest, NetworkConditions } from 'puppeteer-core';
 import { markRouted } from '../observe/page-observers.js';
 import type { BrowPage } from '../session/page.js';
 import type { Session } from '../session/session.js';
@@ -96,18 +97,15 @@ function ensureInstalled(session: Session): NetworkState {
 
 /** Interception ids the page's main target paused, to resolve worker requests there (see above). */
 function trackMainPauses(page: BrowPage): (req: HTTPRequest) => void {
-  const main = (page.raw as unknown as { _client?: () => CDPSession })._client?.();
-  if (!main) return () => undefined;
+  const main = pageClient(page.raw);
   const paused = new Set<string>();
   main.on('Fetch.requestPaused', (e) => {
     paused.add(e.requestId);
     if (paused.size > 2000) paused.delete(paused.values().next().value as string);
   });
   return (req) => {
-    const id = (req as unknown as { _interceptionId?: string })._interceptionId;
-    if (id && paused.delete(id) && req.client !== main) {
-      (req as unknown as { client: CDPSession }).client = main;
-    }
+    const id = requestInterceptionId(req);
+    if (id && paused.delete(id) && req.client !== main) setRequestClient(req, main);
   };
 }
 
