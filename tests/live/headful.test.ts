@@ -67,6 +67,20 @@ describe('headful sessions', () => {
     await until(() => !alive(proc.pid!), 10_000, 'the headful browser to close');
   });
 
+  it('a config flipped to headful: new sessions share one headful browser (not one each)', async () => {
+    h.rt.updateConfig({ headless: false });
+    try {
+      const a = (await h.ok('browser_start_session')).session_id;
+      const b = (await h.ok('browser_start_session')).session_id;
+      expect(h.rt.core.session(a).options.headless).toBe(false);
+      expect(h.rt.core.session(a).host).toBe(h.rt.core.session(b).host);
+      await h.ok('browser_stop_session', { session_id: a });
+      await h.ok('browser_stop_session', { session_id: b });
+    } finally {
+      h.rt.updateConfig({ headless: true });
+    }
+  });
+
   it('answers capability_unavailable without a display', async () => {
     delete process.env.DISPLAY;
     try {

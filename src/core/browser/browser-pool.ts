@@ -1,8 +1,10 @@
 /**
- * The launched Chromiums sessions share: one per display mode (headless, headful) and executable,
- * launched on first use and again after a crash. Settings are read from the live config at each
- * acquire, so a config change reaches the next session; a browser launched with settings that
- * have since changed is retired: it serves its sessions until the last one ends.
+ * The launched Chromium sessions share: one, in the config's display mode with its executable,
+ * launched on first use and again after a crash. A session in the other mode (a headful session
+ * when the config says headless) gets a browser of its own that ends with it: a person's window
+ * closes with the session. Settings are read from the live config at each acquire, so a config
+ * change reaches the next session; a shared browser launched with settings since changed is
+ * retired: it serves its sessions until the last one ends.
  */
 import type { Browser } from 'puppeteer-core';
 import { launchChromium } from './launch.js';
@@ -18,6 +20,7 @@ export interface BrowserHost {
 /** What the pool reads from the config at each acquire. */
 export interface PoolSettings {
   executable: string;
+  headless: boolean;
   process_per_session: boolean;
 }
 
@@ -29,13 +32,12 @@ export class BrowserPool {
 
   /** A browser for a session with this display mode: the shared one, or its own when dedicated. */
   async acquire(headless: boolean, dedicated = this.settings().process_per_session): Promise<BrowserHost> {
-    const { executable } = this.settings();
-    if (dedicated) return this.launch(executable, headless);
-    // retire browsers of an executable the config no longer names
-    for (const key of this.shared.keys()) {
-      if (!key.startsWith(`${executable}|`)) this.shared.delete(key);
-    }
+    const settings = this.settings();
+    const { executable } = settings;
+    if (dedicated || headless !== settings.headless) return this.launch(executable, headless);
     const key = `${executable}|${headless ? 'headless' : 'headful'}`;
+    // retire a shared browser launched with settings the config no longer names
+    for (const k of this.shared.keys()) if (k !== key) this.shared.delete(k);
     const current = this.shared.get(key);
     if (current) {
       const host = await current.catch(() => null);
