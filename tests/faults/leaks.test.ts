@@ -50,6 +50,9 @@ describe('stopped sessions are freed', () => {
     await settleGc();
     const after = process.memoryUsage().heapUsed;
     const alive = gone.filter((w) => w.deref() !== undefined).length;
+    console.log(
+      `leaks: ${alive} of ${gone.length} stopped sessions and pages still reachable; heap ${((after - before) / 1024 / 1024).toFixed(1)} MB after 100 cycles`,
+    );
     // a few may still be held by a pending CDP callback; before the fix every one of them was
     expect(alive).toBeLessThanOrEqual(4);
     expect(h.rt.core.sessions.size).toBe(0);
@@ -72,6 +75,7 @@ describe('the ref registry keeps only live documents', () => {
       await h.ok('browser_list_elements', { page_id: pageId, scope: 'interactive', max_chars: 1000 });
       sizes.push(page.refs.size);
     }
+    console.log(`leaks: ref registry after each of 50 navigations: max ${Math.max(...sizes)} entries`);
     // one document's refs (3,000 links), not 50 documents' (150,000)
     expect(Math.max(...sizes)).toBeLessThan(3100);
     expect(page.refs.documents).toBe(1);

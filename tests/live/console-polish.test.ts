@@ -73,6 +73,15 @@ describe('console polish', () => {
       10_000,
       'the action row',
     );
+    // and the row of its end says how it went
+    await until(
+      async () =>
+        (await eventRows(ui)).some((r) =>
+          new RegExp(`^agent click ${go} on ${last} → (completed|dispatched|no_change)`).test(r),
+        ),
+      10_000,
+      'the action outcome row',
+    );
 
     const requested = nextEvent(h.rt, 'handoff-requested', (e) => e.page_id === last);
     const call = h.call('browser_handoff', { page_id: last, instructions: 'Check, then Continue' });

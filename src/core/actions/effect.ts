@@ -314,6 +314,13 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     : waited?.busy || watch.pending().some(relevantRequest)
       ? 'dispatched'
       : 'no_change';
+  // the action's end, with how it went (the console's event rows say it)
+  session.events.emit('action', session.id, {
+    page_id: page.id,
+    action: spec.action,
+    ref: spec.ref,
+    outcome,
+  });
   return {
     action: spec.action,
     ...(spec.ref ? { ref: spec.ref } : {}),

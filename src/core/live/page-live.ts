@@ -171,7 +171,8 @@ export class PageLive {
 
   /** An agent action started: move the ghost cursor to its target and follow its mouse for a while. */
   private async onAction(e: BrowEvent): Promise<void> {
-    if (e.page_id !== this.page.id || this.watchers === 0) return;
+    // an action's end (it carries its outcome) moves nothing
+    if (e.page_id !== this.page.id || this.watchers === 0 || e.outcome !== undefined) return;
     const action = String(e.action ?? 'act');
     const ref = typeof e.ref === 'string' ? e.ref : null;
     this.follow = true;

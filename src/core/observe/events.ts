@@ -19,7 +19,7 @@ export const EVENT_TYPES = [
   'pick-requested',
   'handoff-requested',
   'handoff-resolved',
-  /** An agent action starts (the console's ghost cursor follows it). */
+  /** An agent action starts (the console's ghost cursor follows it), and again when it ends, with its `outcome`. */
   'action',
 ] as const;
 
