@@ -234,8 +234,13 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     settleMs = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
     seen = await observed();
     const w = result.watchEcho;
+    // only the target's own value changed: keep watching when the page may still answer it (a
+    // field that suggests, a debounce not yet fired, or a request it already sent still on its way)
     const echo =
-      !!w && !!spec.ref && echoOnly(seen, spec.ref, watch) && (w === true || (await w().catch(() => false)));
+      !!w &&
+      !!spec.ref &&
+      echoOnly(seen, spec.ref, watch) &&
+      (w === true || watch.pending().some(relevantRequest) || (await w().catch(() => false)));
     if (
       (!seen.happened || echo) &&
       !result.noInput &&

@@ -3,6 +3,7 @@
  * overlay that shows them in the page. The overlay is pushed to the page whenever the state
  * changes and again after every main-frame navigation, so it survives a new document.
  */
+import { slot } from '../state-bag.js';
 import { boxInPage, locate } from '../actions/locate.js';
 import type { BrowEvent } from '../observe/events.js';
 import type { BrowPage } from '../session/page.js';
@@ -202,19 +203,16 @@ export class PageLive {
   }
 }
 
-const lives = new WeakMap<BrowPage, PageLive>();
+/** A page's live state, owned by the page (see state-bag.ts). */
+const liveSlot = slot<{ live: PageLive | null }>('live', () => ({ live: null }));
 
 /** The live state of a page (created on first use). */
 export function liveOf(page: BrowPage): PageLive {
-  let live = lives.get(page);
-  if (!live) {
-    live = new PageLive(page);
-    lives.set(page, live);
-  }
-  return live;
+  const held = page.state.get(liveSlot);
+  return (held.live ??= new PageLive(page));
 }
 
 /** The live state of a page if it has any. */
 export function liveIfAny(page: BrowPage): PageLive | undefined {
-  return lives.get(page);
+  return page.state.peek(liveSlot)?.live ?? undefined;
 }

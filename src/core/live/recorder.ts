@@ -4,6 +4,7 @@
  * the video lasts as long as the wall clock. A slow ffmpeg never slows the page: at most 8
  * frames wait for it, further ticks are dropped and counted.
  */
+import { slot } from '../state-bag.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -152,9 +153,20 @@ export class Recorder {
   }
 }
 
-const recorders = new WeakMap<BrowPage, Recorder>();
-/** Results of recordings that ended with their page, for a later stop call. */
+/** A page's running recording, owned by the page (see state-bag.ts). */
+const recorderSlot = slot<{ recorder: Recorder | null }>('recorder', () => ({ recorder: null }));
+const recorders = {
+  get: (page: BrowPage) => page.state.get(recorderSlot).recorder ?? undefined,
+  has: (page: BrowPage) => page.state.get(recorderSlot).recorder !== null,
+  set: (page: BrowPage, r: Recorder) => void (page.state.get(recorderSlot).recorder = r),
+  delete: (page: BrowPage) => void (page.state.get(recorderSlot).recorder = null),
+};
+/**
+ * Results of recordings that ended with their page, by page id, for a later stop call: the page
+ * is gone, so brow keeps them (the newest 100; each is consumed once).
+ */
 const ended = new Map<string, Promise<RecordingResult>>();
+const MAX_ENDED = 100;
 
 /** The running recording of a page, if any. */
 export function recorderOf(page: BrowPage): Recorder | undefined {
@@ -200,6 +212,7 @@ export async function startRecording(
       const done = recorder.stop();
       done.catch(() => undefined);
       ended.set(page.id, done);
+      if (ended.size > MAX_ENDED) ended.delete(ended.keys().next().value as string);
     },
   });
   try {

@@ -194,12 +194,26 @@ function patchTimers(): void {
     // declared parameters as the natives have (setTimeout.length 1, clearTimeout.length 0)
     setTimeout(this: unknown, _handler: unknown): unknown {
       // eslint-disable-next-line prefer-rest-params
-      const id = apply(originalSetTimeout, this, arguments);
-      if (recordingTimers) {
+      const ms = Number(arguments[1]) || 0;
+      // eslint-disable-next-line prefer-rest-params
+      const handler: unknown = arguments[0];
+      if (!recordingTimers || ms > MAX_DEBOUNCE_MS || typeof handler !== 'function') {
         // eslint-disable-next-line prefer-rest-params
-        const ms = Number(arguments[1]) || 0;
-        if (ms <= MAX_DEBOUNCE_MS) timersDue.set(id, perfNow() + ms);
+        return apply(originalSetTimeout, this, arguments);
       }
+      // noted until its callback runs (or it is cleared), however late a busy page runs it
+      const noted: { id?: unknown } = {};
+      const args: unknown[] = [];
+      // eslint-disable-next-line prefer-rest-params
+      for (let i = 0; i < arguments.length; i++) args[i] = arguments[i];
+      args[0] = function (this: unknown) {
+        timersDue.delete(noted.id);
+        // eslint-disable-next-line prefer-rest-params
+        return apply(handler as AnyFn, this, arguments);
+      };
+      const id = apply(originalSetTimeout, this, args);
+      noted.id = id;
+      timersDue.set(id, perfNow() + ms);
       return id;
     },
     clearTimeout(this: unknown): unknown {
@@ -219,15 +233,21 @@ export function recordTimers(on: boolean): void {
   recordingTimers = on;
 }
 
-/** Whether a timer noted while recording is still due (a debounce that has not fired). */
+/**
+ * Whether a timer noted while recording is still due (a debounce that has not fired): its
+ * callback has not run, even if its time has passed on a busy page (a few seconds at most).
+ */
 export function timerDue(): boolean {
   const now = perfNow();
   let due = false;
   timersDue.forEach((at) => {
-    if (at > now) due = true;
+    if (at > now - LATE_TIMER_MS) due = true;
   });
   return due;
 }
+
+/** A noted timer whose callback is this late is taken as never coming (a string handler, a frozen page). */
+const LATE_TIMER_MS = 3000;
 
 /** Install the patches (once per document). */
 export function installPatches(): void {
