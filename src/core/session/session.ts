@@ -36,6 +36,8 @@ export class Session {
   readonly createdAt = Date.now();
   lastUsed = Date.now();
   readonly pages = new Map<string, BrowPage>();
+  /** Tabs being wired up (not listed yet), so a popup is adopted once. */
+  private readonly opening = new Set<Page>();
   activePageId: string | null = null;
   readonly console: RingBuffer<ConsoleEntry>;
   readonly network: RingBuffer<NetworkEntry>;
@@ -108,19 +110,24 @@ export class Session {
       });
     }
     let page: BrowPage;
+    let raw: Page | undefined = existing;
+    if (existing) this.opening.add(existing);
     try {
       // A page of brow's own browser gets a window of its own: a background tab paints no frames,
       // so screenshots and animation-frame waits there would stall. A person's browser gets a tab.
-      const raw =
-        existing ?? (await this.context.newPage(this.options.attached ? undefined : { type: 'window' }));
+      raw ??= await this.context.newPage(this.options.attached ? undefined : { type: 'window' });
       page = new BrowPage(this, raw, opener?.id ?? null, adopted);
-      this.pages.set(page.id, page);
       raw.on('popup', (popup) => {
         if (popup && !this.closed) void this.adoptPopup(page, popup);
       });
       await page.init(existing ? null : this.options.viewport);
       for (const setup of this.pageSetups) await setup(page);
+      // listed (and so reachable by calls) only once its setups ran: no call sees it unrouted
+      if (page.closed) throw new BrowserError('page_closed', `Page ${page.id} closed while it was opening.`);
+      this.pages.set(page.id, page);
     } catch (e) {
+      // a tab brow opened and could not wire up is not left behind
+      if (raw && !existing) await raw.close({ runBeforeUnload: false }).catch(() => undefined);
       // the session ended (ttl, idle, crash) while the page was opening
       if (this.closed) {
         throw new BrowserError(
@@ -129,6 +136,8 @@ export class Session {
         );
       }
       throw e;
+    } finally {
+      if (existing) this.opening.delete(existing);
     }
     this.activePageId = page.id;
     this.events.emit('page-opened', this.id, { page_id: page.id, opener_page_id: page.openerPageId });
@@ -136,7 +145,7 @@ export class Session {
   }
 
   private async adoptPopup(opener: BrowPage, popup: Page): Promise<void> {
-    if ([...this.pages.values()].some((p) => p.raw === popup)) return;
+    if (this.opening.has(popup) || [...this.pages.values()].some((p) => p.raw === popup)) return;
     try {
       await this.openPage(opener, popup);
     } catch {
