@@ -2,8 +2,11 @@
 import type { AnyCapability } from '../capabilities/define.js';
 import { capabilities } from '../capabilities/registry.js';
 import { BrowCore } from '../core/core.js';
+import { setConsoleUrl } from '../core/live/console-link.js';
+import { liveSurface, type LiveSurface } from '../core/live/surface.js';
 import type { BrowConfig, BrowConfigInput } from '../core/config.js';
 import type { BrowEvent, EventFilter } from '../core/observe/events.js';
+import { boundariesOn, withBoundaries, type BoundaryDoor } from './boundaries.js';
 import { invoke } from './invoke.js';
 import type { Outcome } from './outcome.js';
 
@@ -13,9 +16,36 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Progress of a long call (see CapabilityContext.progress). */
   progress?: (done: number, total?: number, message?: string) => void;
+  /** The door calling: its answers mark page text when the `content_boundaries` key lists it. */
+  door?: BoundaryDoor;
+  /** Mark page text (true) or not (false) whatever the configuration says (a door's own option). */
+  boundaries?: boolean;
 }
 
-export class BrowRuntime {
+/**
+ * What every door holds: the local BrowRuntime (a core in this process) or a cluster gateway
+ * (src/cluster), which serves the same calls from workers elsewhere.
+ */
+export interface Runtime {
+  readonly config: BrowConfig;
+  readonly capabilities: AnyCapability[];
+  invoke(name: string, input: unknown, opts?: InvokeOptions): Promise<Outcome>;
+  /** Subscribe to the event stream; returns the unsubscribe function. */
+  subscribe(filter: EventFilter, fn: (e: BrowEvent) => void): () => void;
+  /** Recent events matching the filter, after a per-session seq. */
+  history(filter: EventFilter, sinceSeq?: number): BrowEvent[];
+  updateConfig(partial: Partial<BrowConfigInput>): BrowConfig;
+  releaseOwner(owner: string): Promise<void>;
+  close(): Promise<void>;
+  /** The web console's view: sessions, a page's frames, a person's input. */
+  live(): LiveSurface;
+  /** Record where the web console is served (handoffs and the doctor name it). */
+  setConsoleUrl(url: string | null | Promise<string | null>): void;
+  /** Start launching Chromium now, for a door whose client will surely need it. */
+  prelaunch(): void;
+}
+
+export class BrowRuntime implements Runtime {
   readonly core: BrowCore;
 
   constructor(config: BrowConfigInput = {}) {
@@ -31,13 +61,15 @@ export class BrowRuntime {
     return capabilities;
   }
 
-  invoke(name: string, input: unknown, opts: InvokeOptions = {}): Promise<Outcome> {
-    return invoke(name, input, {
+  async invoke(name: string, input: unknown, opts: InvokeOptions = {}): Promise<Outcome> {
+    const outcome = await invoke(name, input, {
       core: this.core,
       owner: opts.owner ?? null,
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),
     });
+    // the one place page text is marked for a model (src/runtime/boundaries.ts)
+    return boundariesOn(this.config, opts.door, opts.boundaries) ? withBoundaries(outcome, name) : outcome;
   }
 
   /** Subscribe to the event stream; returns the unsubscribe function. */
@@ -64,9 +96,23 @@ export class BrowRuntime {
   close(): Promise<void> {
     return this.core.close();
   }
+
+  live(): LiveSurface {
+    return liveSurface(this.core);
+  }
+
+  setConsoleUrl(url: string | null | Promise<string | null>): void {
+    setConsoleUrl(this.core, url);
+  }
+
+  prelaunch(): void {
+    this.core.prelaunch();
+  }
 }
 
 export type { Outcome } from './outcome.js';
 export type { BrowEvent, BrowEventType, EventFilter } from '../core/observe/events.js';
 export { EVENT_TYPES } from '../core/observe/events.js';
 export { configSchema } from '../core/config.js';
+export type { LiveSurface, LiveOverview } from '../core/live/surface.js';
+export { setWorkerId } from '../core/ids.js';

@@ -43,10 +43,7 @@ export async function doctorCommand(argv: string[], io: Streams): Promise<number
     checkInput('doctor', spec.fields, spec.capability.input, input);
     // the console a person would use is the daemon's: name it when one runs
     const running = await daemonStatus(profileOf(globals.session)).catch(() => null);
-    if (running?.console_url) {
-      const { setConsoleUrl } = await import('../../capabilities/console-link.js');
-      setConsoleUrl(runtime.core, running.console_url);
-    }
+    if (running?.console_url) runtime.setConsoleUrl(running.console_url);
     const out = await runtime.invoke(spec.capability.name, input);
     const code = printOutcome(out, globals.json, io);
     // a report that found something missing fails the command, so scripts can check the setup

@@ -29,21 +29,14 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     });
   }
   const { runtime } = await runtimeFromArgs(argv, values.caps);
-  const [
-    { consoleRoute },
-    { eventsRoute },
-    { startHttpServer },
-    { mcpHttpRoute },
-    { demoRoute },
-    { setConsoleUrl },
-  ] = await Promise.all([
-    import('../console/routes.js'),
-    import('../http/events-route.js'),
-    import('../http/server.js'),
-    import('../mcp/http.js'),
-    import('./demo.js'),
-    import('../../capabilities/console-link.js'),
-  ]);
+  const [{ consoleRoute }, { eventsRoute }, { startHttpServer }, { mcpHttpRoute }, { demoRoute }] =
+    await Promise.all([
+      import('../console/routes.js'),
+      import('../http/events-route.js'),
+      import('../http/server.js'),
+      import('../mcp/http.js'),
+      import('./demo.js'),
+    ]);
   const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {
     host: values.host,
@@ -60,10 +53,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
   );
   io.out(`Web console: ${server.url}/${values.token ? '?token=<your token>' : ''}\n`);
   // handoffs name it for the agent's callers, who hold the token already
-  setConsoleUrl(
-    runtime.core,
-    `${server.url}/${values.token ? `?token=${encodeURIComponent(values.token)}` : ''}`,
-  );
+  runtime.setConsoleUrl(`${server.url}/${values.token ? `?token=${encodeURIComponent(values.token)}` : ''}`);
   if (values.demo) {
     const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
     io.out(`${opened.content}\n`);
@@ -85,7 +75,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
   const { runtime } = await runtimeFromArgs(argv, values.caps);
   // the client will open a page: launch Chromium while it connects and lists the tools
-  if (runtime.config.prelaunch) runtime.core.prelaunch();
+  if (runtime.config.prelaunch) runtime.prelaunch();
   // stdout carries only MCP: the console's address goes to stderr, which MCP clients log
   const log = (line: string) => void process.stderr.write(`brow: ${line}\n`);
   // the MCP SDK and the console load while Chromium starts; the console listens in the background

@@ -8,10 +8,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { liveSurface } from '../../capabilities/live-surface.js';
 import { ERROR_TABLE } from '../../runtime/error-table.js';
 import { errorOutcome } from '../../runtime/invoke.js';
-import { EVENT_TYPES, type BrowRuntime } from '../../runtime/runtime.js';
+import { EVENT_TYPES, type Runtime } from '../../runtime/runtime.js';
 import { eventsRoute } from '../http/events-route.js';
 import { readBody, sendJson } from '../http/server.js';
 
@@ -57,8 +56,8 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 const point = (b: Record<string, unknown>): [number, number] => [Number(b.x), Number(b.y)];
 
 /** The console's route, for `startHttpServer(runtime, {extraRoutes: [consoleRoute(runtime)]})`. */
-export function consoleRoute(runtime: BrowRuntime): Route {
-  const live = liveSurface(runtime.core);
+export function consoleRoute(runtime: Runtime): Route {
+  const live = runtime.live();
   const names = staticNames();
   const events = eventsRoute(runtime);
 

@@ -5,8 +5,7 @@
  * the printed URL. The URL is recorded on the core, so handoffs and the doctor can name it.
  */
 import { randomBytes } from 'node:crypto';
-import { setConsoleUrl } from '../../capabilities/console-link.js';
-import type { BrowRuntime } from '../../runtime/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 
 export interface ConsoleServer {
   /** The console's URL, token included. */
@@ -24,7 +23,7 @@ export interface ConsoleOptions {
 }
 
 /** Serve the console on 127.0.0.1; resolves once it listens. */
-export async function startConsole(runtime: BrowRuntime, opts: ConsoleOptions): Promise<ConsoleServer> {
+export async function startConsole(runtime: Runtime, opts: ConsoleOptions): Promise<ConsoleServer> {
   const [{ consoleRoute }, { eventsRoute }, { startHttpServer }] = await Promise.all([
     import('./routes.js'),
     import('../http/events-route.js'),
@@ -62,11 +61,11 @@ export async function startConsole(runtime: BrowRuntime, opts: ConsoleOptions): 
  * cannot start (its port taken) is logged and left out: the door still works without it.
  */
 export function consoleFromConfig(
-  runtime: BrowRuntime,
+  runtime: Runtime,
   log: (line: string) => void,
 ): { ready: Promise<ConsoleServer | null>; close(): Promise<void> } {
   if (!runtime.config.console) {
-    setConsoleUrl(runtime.core, null);
+    runtime.setConsoleUrl(null);
     return { ready: Promise.resolve(null), close: () => Promise.resolve() };
   }
   const ready = startConsole(runtime, { port: runtime.config.console_port, log }).then(
@@ -81,9 +80,6 @@ export function consoleFromConfig(
       return null;
     },
   );
-  setConsoleUrl(
-    runtime.core,
-    ready.then((c) => c?.url ?? null),
-  );
+  runtime.setConsoleUrl(ready.then((c) => c?.url ?? null));
   return { ready, close: async () => (await ready)?.close() };
 }

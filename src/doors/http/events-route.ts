@@ -3,7 +3,7 @@
  * Each event's `id:` is `<session_id>:<seq>`; a reader resumes with since_seq (per session).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EVENT_TYPES, type BrowEvent, type BrowEventType, type BrowRuntime } from '../../runtime/runtime.js';
+import { EVENT_TYPES, type BrowEvent, type BrowEventType, type Runtime } from '../../runtime/runtime.js';
 
 export interface EventsRouteOptions {
   /** Comment line sent this often so proxies keep the stream open (default 15 s). */
@@ -27,7 +27,7 @@ function badRequest(res: ServerResponse, message: string, hint: string): true {
 }
 
 /** The SSE route, for `startHttpServer(runtime, {extraRoutes: [eventsRoute(runtime)]})`. */
-export function eventsRoute(runtime: BrowRuntime, opts: EventsRouteOptions = {}): Route {
+export function eventsRoute(runtime: Runtime, opts: EventsRouteOptions = {}): Route {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
   return (req, res, url) => {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { failureText } from '../../runtime/outcome.js';
-import type { BrowRuntime } from '../../runtime/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { checkRequest, isLoopbackBind } from './guard.js';
 
 export interface HttpServerOptions {
@@ -58,7 +58,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** The tool list with JSON schemas, as the code-mode API and clients see it. */
-export function toolList(runtime: BrowRuntime) {
+export function toolList(runtime: Runtime) {
   return runtime.capabilities.map((c) => ({
     name: c.name,
     title: c.title,
@@ -71,7 +71,7 @@ export function toolList(runtime: BrowRuntime) {
 
 /** Start the server; refuses a non-loopback bind without a token. */
 export async function startHttpServer(
-  runtime: BrowRuntime,
+  runtime: Runtime,
   opts: HttpServerOptions = {},
 ): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -190,6 +190,7 @@ export async function startHttpServer(
     try {
       const outcome = await runtime.invoke(name, input, {
         owner,
+        door: 'http',
         signal: gone.signal,
         ...(streaming
           ? {

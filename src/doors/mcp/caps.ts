@@ -1,7 +1,7 @@
 /** `--caps`: turn capability groups off (or name the only ones on) for a smaller tool list, in every door alike. */
 import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
 import { failure } from '../../runtime/outcome.js';
-import type { BrowRuntime, Outcome } from '../../runtime/runtime.js';
+import type { Runtime, Outcome } from '../../runtime/runtime.js';
 
 // Typed as a record so the compiler asks for an update when define.ts gains a group.
 const GROUPS: Record<CapabilityGroup, true> = {
@@ -64,8 +64,8 @@ function disabledOutcome(name: string): Outcome {
  * A view of the runtime that lists and runs only the enabled capabilities. Everything else
  * (core, sessions, close) is the runtime itself, so doors can take the view in its place.
  */
-export function restrictRuntime(runtime: BrowRuntime, enabled: (cap: AnyCapability) => boolean): BrowRuntime {
-  const view = Object.create(runtime) as BrowRuntime;
+export function restrictRuntime<R extends Runtime>(runtime: R, enabled: (cap: AnyCapability) => boolean): R {
+  const view = Object.create(runtime) as R;
   const allowed = () => runtime.capabilities.filter(enabled);
   Object.defineProperty(view, 'capabilities', { get: allowed, enumerable: true });
   view.invoke = (name, input, opts) => {

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { BrowRuntime } from '../../runtime/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { readBody, sendJson } from '../http/server.js';
 import { createMcpServer } from './server.js';
 
@@ -44,7 +44,7 @@ const initializes = (body: unknown): boolean =>
   Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 
 /** The /mcp route. Sessions started through an MCP session are stopped when it closes, unless shared. */
-export function mcpHttpRoute(runtime: BrowRuntime, opts: McpHttpOptions = {}): McpHttpRoute {
+export function mcpHttpRoute(runtime: Runtime, opts: McpHttpOptions = {}): McpHttpRoute {
   const path = opts.path ?? '/mcp';
   const idleMs = opts.idleMs ?? 30 * 60_000;
   const entries = new Map<string, Entry>();

@@ -1,10 +1,10 @@
 /** `brow mcp`: one MCP client on stdin/stdout. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { BrowRuntime } from '../../runtime/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { createMcpServer } from './server.js';
 
 /** Serve MCP on stdio until the client closes stdin; resolves then. stdout carries only MCP. */
-export async function runMcpStdio(runtime: BrowRuntime): Promise<void> {
+export async function runMcpStdio(runtime: Runtime): Promise<void> {
   const server = createMcpServer(runtime, { owner: null });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
