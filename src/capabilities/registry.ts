@@ -20,6 +20,7 @@ import * as sessions from './sessions.js';
 import * as snapshot from './snapshot.js';
 import * as storage from './storage.js';
 import * as styles from './styles.js';
+import * as vision from './vision.js';
 
 /** The capability modules, in the order doors list them; the library's typed methods map over them. */
 export const MODULES = [
@@ -38,6 +39,7 @@ export const MODULES = [
   styles,
   screenshots,
   pdf,
+  vision,
   storage,
   network,
   emulation,

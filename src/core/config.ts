@@ -1,6 +1,47 @@
 /** brow's configuration: one schema with seed 002's defaults, shared by every door. */
 import { z } from 'zod';
 
+/**
+ * The vision model browser_visual_query and browser_find_visual ask: any OpenAI-compatible
+ * chat-completions server that takes images (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). The key
+ * is never configured here, only the name of the environment variable that holds it.
+ */
+const visionSchema = z
+  .object({
+    base_url: z
+      .string()
+      .default('')
+      .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v), 'must be an http(s) URL')
+      .describe(
+        'OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1 (Ollama); empty = no vision model',
+      ),
+    model: z
+      .string()
+      .default('')
+      .describe('Model name the server knows, e.g. "qwen2.5vl:7b" or "gpt-4o-mini"'),
+    api_key_env: z
+      .string()
+      .default('')
+      .refine((v) => v === '' || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), 'must be an environment variable NAME')
+      .describe('Name of the environment variable holding the API key (sent as Bearer); empty = no key'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(600_000)
+      .default(120_000)
+      .describe('Longest one vision-model call may take'),
+  })
+  .strict()
+  .refine((v) => v.base_url === '' || v.model !== '', {
+    message: 'required when vision.base_url is set',
+    path: ['model'],
+  })
+  .prefault({})
+  .describe(
+    'Vision model for browser_visual_query / browser_find_visual (unset = they answer capability_unavailable)',
+  );
+
 export const configSchema = z
   .object({
     executable: z
@@ -153,6 +194,7 @@ export const configSchema = z
       .max(2_000_000)
       .default(24_000)
       .describe('Default snapshot budget'),
+    vision: visionSchema,
     structured: z
       .enum(['compact', 'full', 'off'])
       .default('compact')
