@@ -201,6 +201,12 @@ export const configSchema = z
       .describe(
         'MCP structuredContent: compact (the data a program needs), full (all of it), off (text only, no outputSchema)',
       ),
+    content_boundaries: z
+      .array(z.enum(['mcp', 'http', 'lib']))
+      .default(['mcp'])
+      .describe(
+        'Doors whose answers mark page text with a nonce (<<<page_content nonce=…>>> … <<<end_page_content nonce=…>>>, docs/content-boundaries.md); [] = none',
+      ),
   })
   .strict();
 

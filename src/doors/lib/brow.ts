@@ -86,7 +86,7 @@ export async function createBrow<Strict extends boolean = false>(
   const call = async (name: string, input: Record<string, unknown> = {}): Promise<Result<Strict>> => {
     const outcome: Outcome = closed
       ? failure('session_closed', 'This brow instance is closed.', 'Create a new one with createBrow().')
-      : await runtime.invoke(name, input, { owner });
+      : await runtime.invoke(name, input, { owner, door: 'lib' });
     if (!outcome.ok && options.strict) throw new BrowError(outcome);
     return outcome as Result<Strict>;
   };
