@@ -12,6 +12,7 @@ import * as network from './network.js';
 import * as observe from './observe.js';
 import * as pages from './pages.js';
 import * as pdf from './pdf.js';
+import * as performance from './performance.js';
 import * as pointer from './pointer.js';
 import * as read from './read.js';
 import * as screenshots from './screenshots.js';
@@ -33,6 +34,7 @@ export const MODULES = [
   forms,
   pointer,
   observe,
+  performance,
   scripts,
   dialogs,
   read,
