@@ -1,6 +1,7 @@
-// The tool list in README.md and docs/mcp.md, generated from the capability registry (dist/).
-// Rewrites only the block between <!-- tools:start --> and <!-- tools:end -->; appends the block
-// (under a "## Tools" heading) to a file that has no markers yet.
+// The tool list in README.md and docs/mcp.md, generated from the capability registry (dist/), and
+// the error-code table in docs/errors.md, generated from src/core/errors.ts and the door table.
+// Rewrites only the block between <!-- tools:start --> and <!-- tools:end --> (errors:start/end);
+// appends the block (under a "## Tools" heading) to a file that has no markers yet.
 //   node scripts/gen-tool-docs.mjs           update the files
 //   node scripts/gen-tool-docs.mjs --check   exit 1 and say which file is stale (nothing written)
 // Run `node scripts/build.mjs` first: the registry is read from dist/capabilities/registry.js.
@@ -80,18 +81,49 @@ export async function currentBlock() {
   return renderToolBlock(capabilities, CAPABILITY_GROUPS, inputJsonSchema);
 }
 
+const ERR_START = '<!-- errors:start -->';
+const ERR_END = '<!-- errors:end -->';
+export const ERROR_DOC = 'docs/errors.md';
+
+/** The error-code table (markers included): code, HTTP status, CLI exit code, default hint. */
+export async function errorBlock() {
+  const { ERROR_CODES, BrowserError } = await import(join(root, 'dist/core/errors.js'));
+  const { ERROR_TABLE } = await import(join(root, 'dist/runtime/error-table.js'));
+  const lines = [
+    ERR_START,
+    '<!-- Generated from src/core/errors.ts by `node scripts/gen-tool-docs.mjs`: edit the codes there. -->',
+    '',
+    '| code | HTTP (REST dialect) | CLI exit | default hint |',
+    '|---|---|---|---|',
+    ...ERROR_CODES.map(
+      (c) =>
+        `| \`${c}\` | ${ERROR_TABLE[c].http} | ${ERROR_TABLE[c].exit} | ${cell(new BrowserError(c, '').hint)} |`,
+    ),
+    ERR_END,
+  ];
+  return lines.join('\n');
+}
+
+function withErrorBlock(text, block) {
+  const s = text.indexOf(ERR_START);
+  const e = text.indexOf(ERR_END);
+  if (s >= 0 && e > s) return `${text.slice(0, s)}${block}${text.slice(e + ERR_END.length)}`;
+  return `${text.replace(/\s*$/, '')}\n\n${block}\n`;
+}
+
 async function main() {
   const check = process.argv.includes('--check');
   const block = await currentBlock();
+  const errors = await errorBlock();
   const stale = [];
-  for (const rel of TARGETS) {
+  for (const rel of [...TARGETS, ERROR_DOC]) {
     const file = join(root, rel);
     if (!existsSync(file)) {
       stale.push(`${rel} (missing)`);
       continue;
     }
     const text = readFileSync(file, 'utf8');
-    const next = withBlock(text, block);
+    const next = rel === ERROR_DOC ? withErrorBlock(text, errors) : withBlock(text, block);
     if (next === text) continue;
     stale.push(rel);
     if (!check) writeFileSync(file, next);

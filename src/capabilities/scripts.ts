@@ -146,3 +146,30 @@ export const addInitScriptCap = defineCapability({
     });
   },
 });
+
+export const removeInitScriptCap = defineCapability({
+  name: 'browser_remove_init_script',
+  title: 'Remove an init script',
+  description: 'Stop running an init script on later documents of this page.',
+  group: 'scripts',
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  output: z
+    .object({ page_id: pageIdOut, identifier: z.string().describe('Removed script id') })
+    .describe('Removed'),
+  positional: ['identifier'],
+  input: z.object({
+    page_id: pageIdField,
+    session_id: sessionIdField,
+    identifier: z.string().min(1).describe('Id browser_add_init_script returned'),
+  }),
+  async handle(input, ctx) {
+    return onPage(ctx, input, async (page) => {
+      const { removeInitScript } = await import('../core/scripts/init-script.js');
+      await removeInitScript(page, input.identifier);
+      return {
+        text: `Init script ${input.identifier} removed from ${page.id}; documents loaded from now on do not run it.`,
+        data: { page_id: page.id, identifier: input.identifier },
+      };
+    });
+  },
+});

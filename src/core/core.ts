@@ -374,8 +374,11 @@ export class BrowCore {
     const g = this.endedPages.get(pageId);
     const page = lead ? `${lead}page ${pageId},` : `Page ${pageId}`;
     const details = g ? { page_id: pageId, session_id: g.session_id, closed_reason: g.why } : {};
-    const err = (code: 'page_closed' | 'session_closed' | 'browser_crashed', text: string, hint?: string) =>
-      new BrowserError(code, `${page} ${text}`, { details, ...(hint ? { hint } : {}) });
+    const err = (
+      code: 'page_closed' | 'page_expired' | 'session_closed' | 'browser_crashed',
+      text: string,
+      hint?: string,
+    ) => new BrowserError(code, `${page} ${text}`, { details, ...(hint ? { hint } : {}) });
     const reopen = 'Open it again with browser_open_page (browser_list_pages lists the open ones).';
     switch (g?.why) {
       case undefined:
@@ -394,16 +397,12 @@ export class BrowCore {
         );
       case 'idle':
         return err(
-          'session_closed',
+          'page_expired',
           `was closed after ${Math.round(g.idle_ms / 1000)} s idle: its session ${g.session_id} stopped (idle_stop_ms).`,
           `${reopen} browser_keep_alive keeps a session through a long pause; idle_stop_ms sets the idle time.`,
         );
       case 'ttl':
-        return err(
-          'session_closed',
-          `was closed when its session ${g.session_id} reached its ttl_ms.`,
-          reopen,
-        );
+        return err('page_expired', `was closed when its session ${g.session_id} reached its ttl_ms.`, reopen);
       case 'stopped':
         return err('session_closed', `was closed when its session ${g.session_id} was stopped.`, reopen);
       case 'shutdown':

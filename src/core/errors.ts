@@ -1,5 +1,6 @@
 /**
  * Typed errors: every failure carries a code, a one-line message and a hint for the model.
+ * docs/errors.md says where each code happens (its table is generated from this file).
  * `invalid_config` (seed 001's code) is a bad brow configuration: file, BROW_* variables or flags.
  * Seed 001 also has `ambiguous_ref`, for when its registry re-finds an element by identity and
  * finds several; brow never re-finds (a gone element is `stale_ref`), so it has no such code.
@@ -12,12 +13,15 @@ export const ERROR_CODES = [
   'ref_not_found',
   'page_not_found',
   'page_closed',
+  'page_expired',
   'session_not_found',
   'session_closed',
   'navigation_failed',
   'url_blocked',
   'not_interactable',
   'action_failed',
+  'snapshot_failed',
+  'screenshot_failed',
   'timeout',
   'dialog_blocking',
   'handoff_pending',
@@ -28,7 +32,11 @@ export const ERROR_CODES = [
   'path_not_allowed',
   'browser_crashed',
   'connection_failed',
+  'backend_unavailable',
+  'version_mismatch',
   'script_error',
+  'script_injection_failed',
+  'script_not_found',
   'unexpected_error',
 ] as const;
 
@@ -42,12 +50,16 @@ const DEFAULT_HINTS: Record<ErrorCode, string> = {
   ref_not_found: 'Use a ref exactly as printed in the latest snapshot of this page.',
   page_not_found: 'Call browser_list_pages for live page ids, or browser_open_page for a new one.',
   page_closed: 'The page is closed; open a new one with browser_open_page.',
+  page_expired:
+    'The page expired with its session (idle_stop_ms or ttl_ms); open a new one with browser_open_page.',
   session_not_found: 'Call browser_list_sessions for live session ids, or start one.',
   session_closed: 'The session has ended; start a new one with browser_start_session or browser_open_page.',
   navigation_failed: 'Check the URL and that the site is reachable; the page is still usable.',
   url_blocked: 'Only the allowed URL schemes can be opened (http and https by default).',
   not_interactable: 'Dismiss or scroll past the covering element, or act on it instead.',
   action_failed: 'Take a fresh snapshot to see the current state, then try another approach.',
+  snapshot_failed: 'The page could not be walked; reload it or read it with browser_read_page instead.',
+  screenshot_failed: 'Chromium could not capture it; try the viewport, a smaller scale or a ref instead.',
   timeout: 'The condition did not happen in time; read the page to see what it shows now.',
   dialog_blocking: 'Answer the dialog with browser_handle_dialog first.',
   handoff_pending: 'A person has control of this page; wait for the handoff to finish.',
@@ -58,7 +70,13 @@ const DEFAULT_HINTS: Record<ErrorCode, string> = {
   path_not_allowed: 'Use a path inside the workspace root.',
   browser_crashed: 'The browser process died; start a new session.',
   connection_failed: 'Check that the browser endpoint is running and reachable.',
+  backend_unavailable:
+    'The browser could not be launched; run `brow doctor` to see what is missing, or set BROW_CHROME.',
+  version_mismatch: 'The data was written by another version of brow; use that version or write it again.',
   script_error: 'Fix the script error shown in the message and run it again.',
+  script_injection_failed: 'Fix the script so it parses, then add it again.',
+  script_not_found:
+    'Give the identifier browser_add_init_script returned (the script may be removed already).',
   unexpected_error: 'Try again; if it persists, take a fresh snapshot or start a new session.',
 };
 

@@ -314,14 +314,14 @@ describe('through the daemon, against real Chromium', () => {
     expect(await until(async () => (await sessions()) === 0, 60_000, 1000)).toBe(true);
     for (const argv of [['snapshot'], ['snapshot', '--page-id', pageId]]) {
       const r = await cli.run(argv, { session, env });
-      expect(r.code, r.stderr).toBe(ERROR_TABLE.session_closed.exit);
+      expect(r.code, r.stderr).toBe(ERROR_TABLE.page_expired.exit);
       expect(r.stderr).toMatch(
-        new RegExp(`\\[session_closed\\]: .*page ${pageId},? was closed after \\d+ s idle`, 'i'),
+        new RegExp(`\\[page_expired\\]: .*page ${pageId},? was closed after \\d+ s idle`, 'i'),
       );
       expect(r.stderr).toContain('brow keep-alive');
     }
     const json = JSON.parse((await cli.run(['snapshot', '--json'], { session, env })).stdout);
-    expect(json.data).toMatchObject({ error_code: 'session_closed', page_id: pageId, closed_reason: 'idle' });
+    expect(json.data).toMatchObject({ error_code: 'page_expired', page_id: pageId, closed_reason: 'idle' });
     await cli.run(['daemon', 'stop'], { session });
   });
 

@@ -47,16 +47,25 @@ describe('errors', () => {
     expect(e.content).toMatch(/did not become checked/);
   });
 
-  it('capability_unavailable when the configured browser does not exist', async () => {
+  it('backend_unavailable when the configured browser does not exist or does not start', async () => {
     const bad = await harness({ executable: '/nonexistent/chrome' });
     try {
       const e = await bad.err('browser_open_page', {});
-      expect(e.code).toBe('capability_unavailable');
+      expect(e.code).toBe('backend_unavailable');
       expect(e.content).toMatch(/nonexistent/);
       const doc = await bad.ok('browser_doctor', {});
       expect(doc.issues.some((i: any) => /nonexistent/.test(i.what))).toBe(true);
     } finally {
       await bad.close();
+    }
+    // an executable that is no browser: it launches, exits, and the launch says so
+    const notBrowser = await harness({ executable: '/bin/true' });
+    try {
+      const e = await notBrowser.err('browser_start_session', {});
+      expect(e.code).toBe('backend_unavailable');
+      expect(e.content).toMatch(/\/bin\/true failed to start/);
+    } finally {
+      await notBrowser.close();
     }
   });
 });

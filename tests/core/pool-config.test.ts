@@ -33,7 +33,7 @@ describe('config changes reach the next launch', () => {
     // an executable that does not exist: the next launch says so, typed
     h.rt.updateConfig({ executable: '/nonexistent/chromium' });
     const failed = await h.err('browser_start_session');
-    expect(failed.code).toBe('capability_unavailable');
+    expect(failed.code).toBe('backend_unavailable');
     expect(failed.content).toContain('/nonexistent/chromium');
     // the sessions started before still work on their browser
     const pageId = (

@@ -148,9 +148,20 @@ describe('browser_add_init_script', () => {
     expect((await h.ok('browser_evaluate', { page_id: pageId, expression: 'window.__marker' })).value).toBe(
       'set early',
     );
-    expect((await h.err('browser_add_init_script', { page_id: pageId, source: 'function (' })).code).toBe(
-      'script_error',
-    );
+    // a script that does not parse is never added
+    const bad = await h.err('browser_add_init_script', { page_id: pageId, source: 'function (' });
+    expect(bad.code).toBe('script_injection_failed');
+    expect(bad.content).toMatch(/does not parse/);
+
+    // removed: the next document no longer runs it; removing it again names what is left
+    await h.ok('browser_remove_init_script', { page_id: pageId, identifier: r.identifier });
+    await h.ok('browser_history', { page_id: pageId, action: 'reload' });
+    expect(
+      (await h.ok('browser_evaluate', { page_id: pageId, expression: 'window.__marker' })).value,
+    ).toBeNull();
+    const gone = await h.err('browser_remove_init_script', { page_id: pageId, identifier: r.identifier });
+    expect(gone.code).toBe('script_not_found');
+    expect(gone.content).toContain(r.identifier);
   });
 });
 

@@ -27,12 +27,15 @@ export interface LaunchOptions {
 
 export const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** Launch Chromium; throws BrowserError(capability_unavailable) when none is found. */
+/**
+ * Launch Chromium; throws BrowserError(backend_unavailable) when none is found or it does not start,
+ * capability_unavailable when a headful session has no display.
+ */
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
   const found = findChrome(opts.executable ?? '');
   if (found?.missing) {
     throw new BrowserError(
-      'capability_unavailable',
+      'backend_unavailable',
       `${found.missing.path} (from ${found.missing.source}) is not an executable browser.`,
       {
         hint: `Fix or unset ${found.missing.source}; \`brow doctor\` shows what would launch.`,
@@ -41,7 +44,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
   }
   const chrome = found?.path ? found : null;
   if (!chrome) {
-    throw new BrowserError('capability_unavailable', 'No Chromium or Chrome executable was found.', {
+    throw new BrowserError('backend_unavailable', 'No Chromium or Chrome executable was found.', {
       hint: 'Install Chromium (Debian: apt-get install chromium) or set BROW_CHROME to its path; `brow doctor` shows what is missing.',
     });
   }
@@ -70,7 +73,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
     });
   } catch (e) {
     throw new BrowserError(
-      'connection_failed',
+      'backend_unavailable',
       `Chromium at ${chrome.path} failed to start: ${String(e).split('\n')[0]}`,
       {
         cause: e,

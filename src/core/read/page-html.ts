@@ -144,9 +144,12 @@ export function readableHtmlInPage(opts: { viewport: boolean; maxChars: number }
       head.push(`<meta name="${attr(name)}" content="${attr(content)}">`);
     }
   }
-  if (document.body) walk(document.body, opts.viewport);
+  // an SVG or XML document has no body: its root element holds the content
+  const top = document.body ?? document.documentElement;
+  if (top) walk(top, opts.viewport);
+  const lang = document.documentElement?.getAttribute('lang') ?? '';
   return {
-    html: `<!doctype html><html lang="${attr(document.documentElement.lang)}"><head>${head.join('')}</head>${out.join('')}</html>`,
+    html: `<!doctype html><html lang="${attr(lang)}"><head>${head.join('')}</head>${out.join('')}</html>`,
     title: document.title,
     url: location.href,
     truncated,

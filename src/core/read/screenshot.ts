@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { boxInPage, locate } from '../actions/locate.js';
-import { BrowserError } from '../errors.js';
+import { BrowserError, classifyError } from '../errors.js';
 import { workspacePath, workspaceRoot } from '../paths.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import type { BrowPage } from '../session/page.js';
@@ -172,8 +172,20 @@ async function capture(
       const { data } = await sendRacingDialog(page, Promise.race([shot, deadline]));
       return { data: Buffer.from(data, 'base64'), region: r, clipped };
     } catch (e) {
-      const tooLarge = /too large|unable to capture/i.test(String((e as Error)?.message ?? e));
-      if (e instanceof BrowserError || !tooLarge || r.height <= 1000) throw e;
+      if (e instanceof BrowserError) throw e;
+      const err = classifyError(e);
+      if (err.code !== 'unexpected_error') throw err; // closed, crashed, navigated
+      const tooLarge = /too large|unable to capture/i.test(err.message);
+      if (!tooLarge || r.height <= 1000) {
+        throw new BrowserError(
+          'screenshot_failed',
+          `Chromium could not capture the screenshot: ${err.message}`,
+          {
+            cause: e,
+            details: { region: r, scale },
+          },
+        );
+      }
       // Chromium refuses regions it cannot allocate: halve the height and say so
       r = { ...r, height: Math.floor(r.height / 2) };
       clipped = true;
@@ -282,8 +294,21 @@ export async function screenshot(
     ...(labelMap ? { label_to_ref: labelMap } : {}),
   };
   if (out && file) {
-    mkdirSync(dirname(out.path), { recursive: true });
-    writeFileSync(out.path, file);
+    try {
+      mkdirSync(dirname(out.path), { recursive: true });
+      writeFileSync(out.path, file);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code ?? String(e);
+      throw new BrowserError(
+        'screenshot_failed',
+        `The screenshot could not be saved to ${out.path} (${why}).`,
+        {
+          cause: e,
+          hint: 'Save it under another output_path in the workspace (a folder that is not a file, and writable).',
+          details: { output_path: out.path },
+        },
+      );
+    }
     data.output_path = out.path;
     data.saved_bytes = file.length;
   }

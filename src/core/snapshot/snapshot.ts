@@ -175,12 +175,20 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
         isStart ? 'The page' : 'The frame',
       );
       res = decodeWalk(wire, fid, depthOffset, offset, visible);
+      if (isStart && !root) failedWhole(res.nodes, frame);
     } catch (e) {
       if (isStart) {
         const err = classifyError(e);
         if (err.code === 'unexpected_error' && /did not answer/.test(err.message)) {
           throw new BrowserError('timeout', `${err.message}: its script may be busy.`, {
             hint: 'Wait and try again, or reload the page.',
+          });
+        }
+        // the walk itself failed in this document (not a navigation, a closed page or a timeout)
+        if (err.code === 'unexpected_error') {
+          throw new BrowserError('snapshot_failed', `The page could not be walked: ${err.message}`, {
+            cause: e,
+            details: { url: frame.url() },
           });
         }
         throw err;
@@ -277,6 +285,25 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     ...(opts.boxes === false ? { unmeasured: true as const } : {}),
   };
   return snap;
+}
+
+/**
+ * snapshot_failed when the walk of a document gave nothing but errors: each element that throws
+ * costs only its subtree (an opaque "error:" line), so a document whose every element failed (one
+ * nested deeper than the walk's stack allows, say) has no outline to give.
+ */
+function failedWhole(nodes: SnapNode[], frame: Frame): void {
+  if (nodes.length === 0 || !nodes.every((n) => n.opaque?.startsWith('error'))) return;
+  const why = nodes[0]!.opaque!.replace(/^error:?\s*/, '') || 'an error in the page';
+  const deep = /call stack/i.test(why);
+  throw new BrowserError(
+    'snapshot_failed',
+    `The page could not be walked: ${why}${deep ? ' (its elements nest deeper than the walk can follow)' : ''}.`,
+    {
+      hint: 'Find elements with browser_find {text}, read values with browser_evaluate, or look with browser_screenshot.',
+      details: { url: frame.url() },
+    },
+  );
 }
 
 function opaqueNode(frame: Frame, depth: number, reason: string): SnapNode {

@@ -2,6 +2,7 @@
  * Reading a frame's walk in the compact wire form (injected/wire.ts) and decoding it straight into
  * page-wide outline nodes, without an intermediate object per node.
  */
+import { BrowserError } from '../errors.js';
 import type { Frame } from 'puppeteer-core';
 import { LIST_SEP, WIRE, type WireWalk } from './injected/wire-format.js';
 import type { WalkOptions } from './injected/types.js';
@@ -29,11 +30,20 @@ export async function walkWire(frame: Frame, opts: WalkOptions): Promise<WireWal
   if (res === MISSING) {
     await evaluateIn(frame, pageScriptSource());
     res = (await evaluateIn(frame, expr)) as string;
-    if (res === MISSING) throw new Error('brow in-page script failed to install');
+    if (res === MISSING) {
+      throw new BrowserError(
+        'snapshot_failed',
+        "brow's in-page script could not be installed in this document.",
+      );
+    }
   }
   if (res === OLD) {
     // a document another brow build set up (an attached browser): its API cannot be replaced
-    throw new Error('This document carries an older brow page script; reload the page to read it.');
+    throw new BrowserError(
+      'version_mismatch',
+      'This document carries the page script of another brow build, which this brow cannot read.',
+      { hint: 'Reload the page (browser_history {action: "reload"}) so it gets this brow\'s script.' },
+    );
   }
   return JSON.parse(res) as WireWalk;
 }

@@ -160,7 +160,18 @@ export function readStateFile(file: string): SavedState {
     });
   }
   const obj = parsed as Partial<Envelope & SavedState>;
-  if (obj?.brow_state !== 1) {
+  const format = (obj as { brow_state?: unknown } | null)?.brow_state;
+  if (typeof format === 'number' && format !== 1) {
+    throw new BrowserError(
+      'version_mismatch',
+      `${file} is a brow state file of format ${format}; this brow reads format 1.`,
+      {
+        hint: 'Load it with the brow version that saved it, or save the state again with this one.',
+        details: { format, supported: [1] },
+      },
+    );
+  }
+  if (format !== 1) {
     throw new BrowserError('invalid_request', `${file} is not a brow state file.`, {
       hint: 'Load a file written by browser_save_state.',
     });
