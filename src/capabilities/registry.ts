@@ -15,6 +15,7 @@ import * as pdf from './pdf.js';
 import * as performance from './performance.js';
 import * as pointer from './pointer.js';
 import * as read from './read.js';
+import * as replay from './replay.js';
 import * as screenshots from './screenshots.js';
 import * as scripts from './scripts.js';
 import * as sessions from './sessions.js';
@@ -37,6 +38,7 @@ export const MODULES = [
   performance,
   scripts,
   dialogs,
+  replay,
   read,
   styles,
   screenshots,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { getCapability, capabilities } from '../capabilities/registry.js';
 import type { AnyCapability, CapabilityContext } from '../capabilities/define.js';
 import { BrowserError, classifyError } from '../core/errors.js';
+import { LOGGED_TOOLS } from '../core/replay/tools.js';
 import { nearest } from './near.js';
 import { failureText, type ErrorOutcome, type Outcome } from './outcome.js';
 
@@ -89,6 +90,13 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   const onCallerAbort = () => ac.abort(ctx.signal?.reason);
   if (ctx.signal?.aborted) onCallerAbort();
   else ctx.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  // the session's action log (browser_export_script): the input as given (no defaults), its refs
+  // read as locators before the call acts
+  const logged = LOGGED_TOOLS.has(cap.name)
+    ? await import('../core/replay/log.js')
+        .then((m) => m.beginEntry(ctx.core, ctx.owner, cap.name, (input ?? {}) as Record<string, unknown>))
+        .catch(() => null)
+    : null;
   try {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -98,6 +106,7 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
       }, limit);
     });
     const r = await Promise.race([cap.handle(parsed.data, { ...ctx, signal: ac.signal }), deadline]);
+    logged?.end(true, r.data);
     return {
       ok: true,
       content: r.text,
@@ -105,7 +114,9 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
       ...(r.images && r.images.length > 0 ? { images: r.images } : {}),
     };
   } catch (e) {
-    return errorOutcome(e);
+    const out = errorOutcome(e);
+    logged?.end(false, out.data);
+    return out;
   } finally {
     if (timer) clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCallerAbort);

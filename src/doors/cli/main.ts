@@ -61,6 +61,12 @@ export const BUILTINS: Record<string, Builtin> = {
       return workerCommand(runtime, rest, io.out);
     },
   },
+  replay: {
+    usage: 'replay FILE [--json] [--keep-session]',
+    description:
+      'replay a browser_export_script script (json or brow-cli) on a fresh session, step by step; exits non-zero at the first failing step',
+    run: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
+  },
   daemon: {
     usage: 'daemon start | status | stop [--session NAME]',
     description: "the background process that keeps a profile's browser open between commands",
