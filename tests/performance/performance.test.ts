@@ -45,7 +45,8 @@ describe('browser_performance', () => {
     expect(r.long_tasks.length).toBeGreaterThan(0);
     expect(r.long_tasks.length).toBeLessThanOrEqual(5);
     expect(r.long_tasks[0].duration_ms).toBeGreaterThanOrEqual(150);
-    expect(r.long_tasks.map((t: { what: string | null }) => t.what).join(' ')).toMatch(/click|mouse|pointer/);
+    // the longest task is the click: its handler ran the busy loop
+    expect(r.long_tasks[0].what).toBe('click handler');
     expect(r.warnings).toEqual([]);
 
     expect(r.trace_path).toBe(join('out', 'vitals.json'));

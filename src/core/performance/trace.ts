@@ -60,25 +60,38 @@ function pidsOfFrame(events: TraceEvent[], frameId: string): Set<number> {
 
 const key = (pid: number | undefined, tid: number | undefined) => `${pid}:${tid}`;
 
-/** What a task ran: the first telling event inside it on the same thread. */
-function describeTask(task: TraceEvent, inside: TraceEvent[]): string | null {
-  const end = (task.ts ?? 0) + (task.dur ?? 0);
-  for (const e of inside) {
-    if ((e.ts ?? 0) < (task.ts ?? 0) || (e.ts ?? 0) > end) continue;
-    const d = e.args?.data ?? {};
-    if (e.name === 'EventDispatch' && typeof d.type === 'string') return `${d.type} handler`;
-    if (e.name === 'TimerFire') return 'timer';
-    if (e.name === 'FireAnimationFrame') return 'animation frame';
-    if (e.name === 'FunctionCall' || e.name === 'EvaluateScript') {
-      const url = typeof d.url === 'string' && d.url ? d.url.split('/').pop() : '';
-      const fn = typeof d.functionName === 'string' && d.functionName ? `${d.functionName} ` : '';
-      const line = typeof d.lineNumber === 'number' ? `:${d.lineNumber + 1}` : '';
-      return `script ${fn}${url ? `(${url}${line})` : ''}`.trim();
-    }
-    if (e.name === 'ParseHTML') return 'HTML parsing';
-    if (e.name === 'Layout') return 'layout';
+/** What one event inside a task says it ran, or null for events that say nothing. */
+function label(e: TraceEvent): string | null {
+  const d = e.args?.data ?? {};
+  if (e.name === 'EventDispatch' && typeof d.type === 'string') return `${d.type} handler`;
+  if (e.name === 'TimerFire') return 'timer';
+  if (e.name === 'FireAnimationFrame') return 'animation frame';
+  if (e.name === 'FunctionCall' || e.name === 'EvaluateScript') {
+    const url = typeof d.url === 'string' && d.url ? d.url.split('/').pop() : '';
+    const fn = typeof d.functionName === 'string' && d.functionName ? `${d.functionName} ` : '';
+    const line = typeof d.lineNumber === 'number' ? `:${d.lineNumber + 1}` : '';
+    return `script ${fn}${url ? `(${url}${line})` : ''}`.trim();
   }
+  if (e.name === 'ParseHTML') return 'HTML parsing';
+  if (e.name === 'Layout') return 'layout';
   return null;
+}
+
+/**
+ * What a task ran: the longest telling event inside it on the same thread (a click's task also
+ * dispatches pointer and mouse events; the handler that took the time is the one to name).
+ */
+function describeTask(task: TraceEvent, inside: TraceEvent[]): string | null {
+  const start = task.ts ?? 0;
+  const end = start + (task.dur ?? 0);
+  let best: { what: string; dur: number } | null = null;
+  for (const e of inside) {
+    const ts = e.ts ?? 0;
+    if (ts < start || ts > end) continue;
+    const what = label(e);
+    if (what && (!best || (e.dur ?? 0) > best.dur)) best = { what, dur: e.dur ?? 0 };
+  }
+  return best?.what ?? null;
 }
 
 /**
