@@ -5,7 +5,7 @@
 // a line naming a builtin that starts a runtime in this process runs dist/doors/cli/main.js, as does any
 // line when the bundle is missing or BROW_NO_BUNDLE is set. Both are the same main().
 const args = process.argv.slice(2);
-const RUNTIME_BUILTINS = new Set(['serve', 'mcp', 'worker', 'doctor', 'daemon', 'config']);
+const RUNTIME_BUILTINS = new Set(['serve', 'mcp', 'worker', 'doctor', 'daemon', 'config', 'node', 'cluster']);
 const bundled = !process.env.BROW_NO_BUNDLE && !args.some((a) => RUNTIME_BUILTINS.has(a));
 
 // `brow completion zsh | head`: a reader that stops early is not an error

@@ -1,6 +1,6 @@
 // Install what a fresh Debian machine lacks for brow: Chromium (and ffmpeg, Xvfb for recording and
-// headful tests) via apt-get when we are root; otherwise say exactly what to install. Never downloads
-// a browser from anywhere else.
+// headful tests, nats-server for the cluster tests) via apt-get when we are root; otherwise say
+// exactly what to install. Never downloads a browser from anywhere else.
 import { execSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 
@@ -36,6 +36,8 @@ const wanted = [];
 if (!chrome) wanted.push('chromium');
 if (!has('ffmpeg')) wanted.push('ffmpeg');
 if (!has('Xvfb')) wanted.push('xvfb');
+// the cluster tests (tests/cluster) start a real NATS server; Debian installs it in /usr/sbin
+if (!has('nats-server') && !executable('/usr/sbin/nats-server')) wanted.push('nats-server');
 if (!has('fc-list') || !execSync('fc-list 2>/dev/null || true', { shell: '/bin/sh' }).toString().trim())
   wanted.push('fonts-liberation');
 
@@ -54,7 +56,8 @@ if (isRoot && has('apt-get')) {
 } else if (!chrome) {
   console.error(
     'brow needs Chromium or Chrome. Install it (Debian/Ubuntu: sudo apt-get install chromium; macOS: install Google Chrome),\n' +
-      'or point BROW_CHROME at an existing binary. Optional: ffmpeg (recording), Xvfb (headful sessions without a desktop).',
+      'or point BROW_CHROME at an existing binary. Optional: ffmpeg (recording), Xvfb (headful sessions without a desktop),\n' +
+      'nats-server (the cluster tests).',
   );
   process.exit(1);
 } else {

@@ -20,6 +20,7 @@ import {
 } from './daemon-client.js';
 import { commandHelp, mainHelp } from './help.js';
 import { printOutcome, stdio, type Streams } from './output.js';
+import { replayCommand } from './replay.js';
 import { nearest } from '../../runtime/near.js';
 import { parseDuration } from './runtime-dir.js';
 import { UsageError } from './usage-error.js';
@@ -34,13 +35,13 @@ export interface Builtin {
 /** Commands that are not capabilities. A door adds its command here (one entry; import heavy code in `run`). */
 export const BUILTINS: Record<string, Builtin> = {
   serve: {
-    usage: 'serve [--port 7777] [--host H] [--token T] [--demo] [--caps LIST]',
+    usage: 'serve [--port 7777] [--host H] [--token T] [--demo] [--caps LIST] [--nats URL]',
     description:
       'HTTP tool API (POST /v1/tools/<name>) and MCP over HTTP at /mcp (port: --port or BROW_PORT)',
     run: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   },
   mcp: {
-    usage: 'mcp [--caps LIST]',
+    usage: 'mcp [--caps LIST] [--nats URL]',
     description: "MCP on stdio (for an MCP client's config); --caps -scripts,-styles turns groups off",
     run: async (argv) => (await import('./serve.js')).mcpCommand(argv),
   },
@@ -61,11 +62,26 @@ export const BUILTINS: Record<string, Builtin> = {
       return workerCommand(runtime, rest, io.out);
     },
   },
+  node: {
+    usage: 'node --nats URL [--capacity N] [--name ID] [--nats-prefix P]',
+    description:
+      "a cluster worker: this machine's Chromium serves sessions to gateways over NATS (docs/cluster.md)",
+    run: async (argv, io) => (await import('./cluster-cmd.js')).nodeCommand(argv, io),
+  },
+  cluster: {
+    usage: 'cluster status --nats URL [--json]',
+    description: "the cluster's workers: id, sessions/capacity, load, Chromium version, uptime",
+    run: async (argv, io) => (await import('./cluster-cmd.js')).clusterCommand(argv, io),
+  },
   replay: {
     usage: 'replay FILE [--json] [--keep-session]',
     description:
       'replay a browser_export_script script (json or brow-cli) on a fresh session, step by step; exits non-zero at the first failing step',
-    run: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
+    // imported statically: the CLI bundle must hold the one copy of the error classes it compares
+    run: async (argv, io) => {
+      const r = await replayCommand(argv, io);
+      return printOutcome(forCli(r.outcome), r.json, io);
+    },
   },
   daemon: {
     usage: 'daemon start | status | stop [--session NAME]',

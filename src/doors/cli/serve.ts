@@ -1,11 +1,41 @@
 /** `brow serve` and `brow mcp`: the servers, loaded only when one of them runs (they pull in the MCP SDK and the HTTP door). */
 import { parseArgs } from 'node:util';
+import { NATS_CLI_OPTIONS, natsFromValues } from '../../cluster/cli.js';
+import { capabilities } from '../../capabilities/registry.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { MCP_CLI_OPTIONS } from '../mcp/cli.js';
+import { parseCaps, restrictRuntime } from '../mcp/caps.js';
 import { runtimeFromArgs } from './builtins.js';
-import { extractConfigArgs } from './config-cmd.js';
+import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import type { Streams } from './output.js';
 import { runUntilSignal } from './until-signal.js';
 import { own, UsageError } from './usage-error.js';
+
+/** The door's runtime: a cluster gateway with --nats, else a core in this process; with the --caps view. */
+async function doorRuntime(
+  argv: string[],
+  caps: string | undefined,
+  values: Parameters<typeof natsFromValues>[0],
+): Promise<Runtime> {
+  let nats: ReturnType<typeof natsFromValues>;
+  try {
+    nats = natsFromValues(values);
+  } catch (e) {
+    throw new UsageError((e as Error).message, { hint: 'Fix --nats-prefix.' });
+  }
+  if (!nats) return (await runtimeFromArgs(argv, caps)).runtime;
+  let enabled: ReturnType<typeof parseCaps>;
+  try {
+    enabled = parseCaps(caps, capabilities);
+  } catch (e) {
+    throw new UsageError((e as Error).message, {
+      hint: 'Give capability groups or tool names, comma-separated.',
+    });
+  }
+  const { gatewayRuntime } = await import('../../cluster/cli.js');
+  const runtime = await gatewayRuntime(nats, loadFromArgs(extractConfigArgs(argv)).config);
+  return caps ? restrictRuntime(runtime, enabled) : runtime;
+}
 
 /** `brow serve`: the HTTP tool API, MCP over HTTP at /mcp, and the demo page with --demo. */
 export async function serveCommand(argv: string[], io: Streams): Promise<number> {
@@ -19,6 +49,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
         token: { type: 'string', default: process.env.BROW_TOKEN },
         demo: { type: 'boolean', default: false },
         ...MCP_CLI_OPTIONS,
+        ...NATS_CLI_OPTIONS,
       },
     }),
   );
@@ -72,8 +103,10 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
 /** `brow mcp`: MCP on stdio until the client goes away, and the web console on a loopback port (config `console`). */
 export async function mcpCommand(argv: string[]): Promise<number> {
   const rest = extractConfigArgs(argv).rest;
-  const { values } = own('mcp', () => parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps } }));
-  const { runtime } = await runtimeFromArgs(argv, values.caps);
+  const { values } = own('mcp', () =>
+    parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps, ...NATS_CLI_OPTIONS } }),
+  );
+  const runtime = await doorRuntime(argv, values.caps, values);
   // the client will open a page: launch Chromium while it connects and lists the tools
   if (runtime.config.prelaunch) runtime.prelaunch();
   // stdout carries only MCP: the console's address goes to stderr, which MCP clients log

@@ -10,7 +10,8 @@ import {
   type OkOutcome,
   type Outcome,
 } from '../../runtime/outcome.js';
-import { BrowRuntime, type BrowEvent, type EventFilter } from '../../runtime/runtime.js';
+import type { NatsOptions } from '../../cluster/connect.js';
+import { BrowRuntime, type BrowEvent, type EventFilter, type Runtime } from '../../runtime/runtime.js';
 import type { BrowConfigInput } from './config.js';
 import { methodName, type BrowMethods, type Result } from './methods.js';
 
@@ -65,14 +66,20 @@ function failure(code: 'invalid_request' | 'session_closed', message: string, hi
 /**
  * Create a brow instance. `config` is brow's configuration (max_sessions, executable, headless, …);
  * for brow.config.json and BROW_* variables pass `loadConfig().config`. Nothing launches until a call needs a browser.
+ * With `nats` (a URL or NatsOptions) the calls run on a brow cluster's workers instead of in this process.
  */
 export async function createBrow<Strict extends boolean = false>(
-  config: BrowConfigInput = {},
+  config: BrowConfigInput & { nats?: string | NatsOptions } = {},
   options: BrowOptions<Strict> = {},
 ): Promise<Brow<Strict>> {
-  let runtime: BrowRuntime;
+  let runtime: Runtime;
+  const { nats, ...local } = config;
   try {
-    runtime = new BrowRuntime(config);
+    if (nats) {
+      // a gateway: the calls run on the cluster's workers (docs/cluster.md)
+      const { ClusterRuntime } = await import('../../cluster/gateway.js');
+      runtime = await ClusterRuntime.connect(typeof nats === 'string' ? { url: nats } : nats, local);
+    } else runtime = new BrowRuntime(local);
   } catch (e) {
     const msg = e instanceof Error ? e.message.replace(/\s+/g, ' ') : String(e);
     throw new BrowError(

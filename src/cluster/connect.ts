@@ -1,0 +1,95 @@
+/**
+ * Connecting to NATS: the URL and credentials a gateway or worker was given (token, user and
+ * password, an nkey seed or a creds file, tls://), and the subject prefix that keeps two clusters
+ * on one NATS server apart. nats.js is loaded only here, so nothing else pays for it.
+ */
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions, NatsConnection } from 'nats';
+
+export interface NatsOptions {
+  /** nats://host:4222, tls://host:4222, or several comma-separated. */
+  url: string;
+  /** Subject prefix (default "brow"): two clusters sharing a NATS server use different ones. */
+  prefix?: string;
+  token?: string;
+  user?: string;
+  pass?: string;
+  /** A .creds file (JWT + nkey seed), as `nsc` writes it. */
+  creds?: string;
+  /** A file holding an nkey seed (SU…). */
+  nkey?: string;
+  /** TLS files; a tls:// URL alone uses the system's CAs. */
+  tlsCa?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** The connection's name as the NATS server shows it. */
+  name?: string;
+}
+
+/** The prefix's subjects must stay single tokens: letters, digits, _ and -, dots between. */
+export function checkPrefix(prefix: string): string {
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) {
+    throw new Error(`--nats-prefix "${prefix}" must be tokens of A-Z a-z 0-9 _ - joined by dots.`);
+  }
+  return prefix;
+}
+
+/** nats.js connection options from ours (credentials from the URL's user:pass@ too). */
+export async function connectionOptions(o: NatsOptions): Promise<ConnectionOptions> {
+  const nats = await import('nats');
+  const servers: string[] = [];
+  let user = o.user;
+  let pass = o.pass;
+  let token = o.token;
+  let tls = !!(o.tlsCa || o.tlsCert || o.tlsKey);
+  for (const raw of o.url
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const u = new URL(raw.includes('://') ? raw : `nats://${raw}`);
+    if (u.protocol === 'tls:') tls = true;
+    if (u.username && !u.password && !user && !token) token = decodeURIComponent(u.username);
+    else if (u.username) {
+      user ??= decodeURIComponent(u.username);
+      pass ??= decodeURIComponent(u.password);
+    }
+    servers.push(`${u.hostname.includes(':') ? `[${u.hostname}]` : u.hostname}:${u.port || 4222}`);
+  }
+  const opts: ConnectionOptions = {
+    servers,
+    name: o.name ?? 'brow',
+    // reconnect for as long as it takes: a NATS restart must not end a worker or a gateway
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    pingInterval: 10_000,
+  };
+  if (token) opts.token = token;
+  if (user) {
+    opts.user = user;
+    if (pass !== undefined) opts.pass = pass;
+  }
+  if (o.creds) opts.authenticator = nats.credsAuthenticator(readFileSync(o.creds));
+  else if (o.nkey)
+    opts.authenticator = nats.nkeyAuthenticator(
+      new TextEncoder().encode(readFileSync(o.nkey, 'utf8').trim()),
+    );
+  if (tls) {
+    opts.tls = {
+      ...(o.tlsCa ? { caFile: o.tlsCa } : {}),
+      ...(o.tlsCert ? { certFile: o.tlsCert } : {}),
+      ...(o.tlsKey ? { keyFile: o.tlsKey } : {}),
+    };
+  }
+  return opts;
+}
+
+/** Connect; a failure says which server and why. */
+export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
+  const { connect } = await import('nats');
+  try {
+    return await connect(await connectionOptions(o));
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(`Cannot connect to NATS at ${o.url}: ${why}`, { cause: e });
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * A brow cluster on this machine (issue 19): a real nats-server, `brow node` workers as child
+ * processes, gateways in this process. Behaviour only: placement spreads sessions, calls keep
+ * affinity, a SIGKILLed worker's sessions fail fast with worker_lost, SIGTERM drains, gateways
+ * come and go without losing sessions, and the workers' own policies hold through a gateway.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterRuntime } from '../../src/cluster/gateway.js';
+import type { Outcome } from '../../src/runtime/outcome.js';
+import type { BrowEvent } from '../../src/runtime/runtime.js';
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
+import { ensureInjectedBuilt } from '../helpers.js';
+import { startNats, startWorker, type Nats, type Worker } from './harness.js';
+
+const BIN = new URL('../../bin/brow.js', import.meta.url).pathname;
+const workerOf = (id: unknown) => String(id).split('-').slice(1, -1).join('-');
+
+let nats: Nats;
+let server: FixtureServer;
+const workers: Worker[] = [];
+const gateways: ClusterRuntime[] = [];
+let gw: ClusterRuntime;
+
+async function gateway(): Promise<ClusterRuntime> {
+  const g = await ClusterRuntime.connect({ url: nats.url });
+  gateways.push(g);
+  return g;
+}
+
+async function ok(g: ClusterRuntime, name: string, input: Record<string, unknown> = {}): Promise<any> {
+  const o = await g.invoke(name, input);
+  if (!o.ok) throw new Error(`${name} failed: ${o.content}`);
+  return o.data;
+}
+
+function failed(o: Outcome): { code: string; reason: unknown } {
+  if (o.ok) throw new Error(`unexpectedly ok: ${o.content}`);
+  return { code: o.data.error_code, reason: o.data.reason };
+}
+
+/** Snapshot → click "Add one" by its ref → the count changed: the whole round trip through the gateway. */
+async function clickCounts(g: ClusterRuntime, pageId: string): Promise<string> {
+  const snap = await ok(g, 'browser_list_elements', { page_id: pageId });
+  const ref = (snap.snapshot.refs as any[]).find(
+    (r) => r.role === 'button' && r.accessible_name === 'Add one',
+  ).ref;
+  await ok(g, 'browser_click', { page_id: pageId, ref });
+  const read = await ok(g, 'browser_evaluate', {
+    page_id: pageId,
+    expression: "document.getElementById('count').textContent",
+  });
+  return String(read.value);
+}
+
+beforeAll(async () => {
+  ensureInjectedBuilt();
+  nats = await startNats();
+  server = await startFixtureServer();
+  workers.push(
+    ...(await Promise.all([
+      startWorker(nats.url, 'wa', ['--capacity', '4']),
+      startWorker(nats.url, 'wb', ['--capacity', '4']),
+    ])),
+  );
+  gw = await gateway();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(gateways.map((g) => g.close().catch(() => undefined)));
+  await Promise.all(workers.map((w) => w.kill()));
+  await nats?.stop();
+  await server?.close();
+}, 60_000);
+
+describe('brow cluster on NATS', () => {
+  let pageA = '';
+  let pageB = '';
+  let sessions: string[] = [];
+
+  it('spreads new sessions over both workers, and every call of a session reaches its worker', async () => {
+    const started = [];
+    for (let i = 0; i < 4; i++) started.push(await ok(gw, 'browser_start_session'));
+    const owners = started.map((s) => workerOf(s.session_id));
+    expect(new Set(owners)).toEqual(new Set(['wa', 'wb']));
+    const onA = started.find((s) => workerOf(s.session_id) === 'wa')!.session_id;
+    const onB = started.find((s) => workerOf(s.session_id) === 'wb')!.session_id;
+    pageA = (await ok(gw, 'browser_open_page', { session_id: onA, url: server.url('/cluster/counter.html') }))
+      .page_id;
+    pageB = (await ok(gw, 'browser_open_page', { session_id: onB, url: server.url('/cluster/counter.html') }))
+      .page_id;
+    sessions = [onA, onB];
+    expect(workerOf(pageA)).toBe('wa');
+    expect(workerOf(pageB)).toBe('wb');
+    expect(await clickCounts(gw, pageA)).toBe('Count: 1');
+    expect(await clickCounts(gw, pageB)).toBe('Count: 1');
+    expect(await clickCounts(gw, pageA)).toBe('Count: 2');
+    const listed = (await ok(gw, 'browser_list_sessions')).sessions.map((s: any) => s.session_id);
+    expect(listed).toEqual(expect.arrayContaining(started.map((s) => s.session_id)));
+    // the spare sessions go; the two with pages stay for the next tests
+    for (const s of started)
+      if (s.session_id !== onA && s.session_id !== onB)
+        await ok(gw, 'browser_stop_session', { session_id: s.session_id });
+  }, 60_000);
+
+  it('a call naming no page goes to the caller’s last page, on its worker', async () => {
+    await ok(gw, 'browser_activate_page', { page_id: pageB });
+    expect((await ok(gw, 'browser_list_elements')).page_id).toBe(pageB);
+  }, 30_000);
+
+  it('streams events from the workers and reports the cluster in doctor and cluster status', async () => {
+    const seen: BrowEvent[] = [];
+    const off = gw.subscribe({ types: ['navigated'] }, (e) => seen.push(e));
+    await ok(gw, 'browser_navigate', { page_id: pageA, url: server.url('/cluster/counter.html?again=1') });
+    for (let i = 0; i < 100 && !seen.some((e) => e.page_id === pageA); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    off();
+    expect(seen.some((e) => e.page_id === pageA && workerOf(e.session_id) === 'wa')).toBe(true);
+
+    const doctor = await ok(gw, 'browser_doctor');
+    expect(doctor.cluster.workers.map((w: any) => w.id).sort()).toEqual(['wa', 'wb']);
+    const status = await promisify(execFile)(process.execPath, [
+      BIN,
+      'cluster',
+      'status',
+      '--nats',
+      nats.url,
+      '--json',
+    ]);
+    const ws = JSON.parse(status.stdout).workers;
+    expect(ws.map((w: any) => w.id)).toEqual(['wa', 'wb']);
+    expect(ws[0]).toMatchObject({ capacity: 4, draining: false });
+    expect(ws[0].chromium_version).toMatch(/Chrom/);
+  }, 30_000);
+
+  it("keeps the worker's policies: read-only sessions, the scheme allowlist, attach off", async () => {
+    const ro = (await ok(gw, 'browser_start_session', { read_only: true })).session_id;
+    const page = (
+      await ok(gw, 'browser_open_page', { session_id: ro, url: server.url('/cluster/counter.html') })
+    ).page_id;
+    const snap = await ok(gw, 'browser_list_elements', { page_id: page });
+    const ref = (snap.snapshot.refs as any[]).find((r) => r.role === 'button').ref;
+    expect(failed(await gw.invoke('browser_click', { page_id: page, ref })).code).toBe('read_only');
+    expect(
+      failed(await gw.invoke('browser_navigate', { page_id: pageA, url: 'file:///etc/passwd' })).code,
+    ).toBe('url_blocked');
+    expect(failed(await gw.invoke('browser_attach_session', { cdp_url: 'http://127.0.0.1:9' })).code).toBe(
+      'attach_disabled',
+    );
+    await ok(gw, 'browser_stop_session', { session_id: ro });
+  }, 30_000);
+
+  it('passes the caller’s abort on to the worker', async () => {
+    const ac = new AbortController();
+    const call = gw.invoke(
+      'browser_wait',
+      { page_id: pageA, condition: 'text', value: 'Never shown', timeout_ms: 100_000 },
+      { signal: ac.signal },
+    );
+    setTimeout(() => ac.abort(), 300);
+    const out = await call;
+    // the worker's wait ended early: it answers, not the gateway's own deadline
+    expect(out.ok).toBe(false);
+    expect(failed(out).code, out.content).not.toBe('session_closed');
+    expect(out.content).toMatch(/cancelled/);
+    // the page is still usable afterwards
+    expect(await clickCounts(gw, pageA)).toMatch(/^Count: \d$/);
+  }, 60_000);
+
+  it('a second gateway sees and uses a session started through the first; a gateway restart loses nothing', async () => {
+    const second = await gateway();
+    const listed = (await ok(second, 'browser_list_sessions')).sessions.map((s: any) => s.session_id);
+    expect(listed).toEqual(expect.arrayContaining(sessions));
+    expect(await clickCounts(second, pageB)).toMatch(/^Count: \d$/);
+    await gw.close();
+    gw = await gateway();
+    expect(await clickCounts(gw, pageA)).toMatch(/^Count: \d$/);
+    expect(await clickCounts(gw, pageB)).toMatch(/^Count: \d$/);
+  }, 60_000);
+
+  it("SIGKILL: the dead worker's sessions fail fast with worker_lost, the others go on, new sessions go to the survivor", async () => {
+    const wb = workers.find((w) => w.name === 'wb')!;
+    const running = gw.invoke('browser_wait', {
+      page_id: pageB,
+      condition: 'text',
+      value: 'Never shown',
+      timeout_ms: 100_000,
+    });
+    // the call is on the worker (it says so in its status) before the kill
+    for (let i = 0; i < 200; i++) {
+      const st = (await gw.workers.refresh()).find((w) => w.id === 'wb');
+      if (st && st.running > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    // SIGKILL, its Chromium too (found first: an orphan would outlive the test)
+    const killed = wb.kill();
+    expect(failed(await running)).toEqual({ code: 'session_closed', reason: 'worker_lost' });
+    expect(failed(await gw.invoke('browser_list_elements', { page_id: pageB }))).toEqual({
+      code: 'session_closed',
+      reason: 'worker_lost',
+    });
+    expect(await clickCounts(gw, pageA)).toMatch(/^Count: \d$/);
+    const fresh = await ok(gw, 'browser_start_session');
+    expect(workerOf(fresh.session_id)).toBe('wa');
+    await ok(gw, 'browser_stop_session', { session_id: fresh.session_id });
+    await killed;
+  }, 60_000);
+
+  it('SIGTERM drains: the running call finishes, then the worker stops its sessions and leaves', async () => {
+    const wc = await startWorker(nats.url, 'wc', ['--capacity', '8']);
+    workers.push(wc);
+    await gw.workers.refresh();
+    const s = (await ok(gw, 'browser_start_session')).session_id;
+    expect(workerOf(s)).toBe('wc'); // the most free
+    const page = (
+      await ok(gw, 'browser_open_page', { session_id: s, url: server.url('/cluster/counter.html?late=1500') })
+    ).page_id;
+    const running = gw.invoke('browser_wait', {
+      page_id: page,
+      condition: 'text',
+      value: 'Arrived',
+      timeout_ms: 60_000,
+    });
+    for (let i = 0; i < 200; i++) {
+      const st = (await gw.workers.refresh()).find((w) => w.id === 'wc');
+      if (st && st.running > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    wc.proc.kill('SIGTERM');
+    const out = await running;
+    expect(out.ok, out.content).toBe(true);
+    expect(await wc.exited).toBe(0);
+    expect(failed(await gw.invoke('browser_list_elements', { page_id: page })).code).toBe('session_closed');
+    const next = await ok(gw, 'browser_start_session');
+    expect(workerOf(next.session_id)).toBe('wa');
+    await ok(gw, 'browser_stop_session', { session_id: next.session_id });
+  }, 60_000);
+});
