@@ -8,12 +8,16 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { profileOf } from './builtins.js';
 import { invokeViaDaemon } from './daemon-client.js';
-import { forCli } from './main.js';
-import { printOutcome, type Streams } from './output.js';
+import type { Streams } from './output.js';
+import type { Outcome } from '../../runtime/outcome.js';
 import { parseDuration } from './runtime-dir.js';
 import { own, UsageError } from './usage-error.js';
 
-export async function replayCommand(argv: string[], io: Streams): Promise<number> {
+/** Run the replay; the caller prints the outcome (`json`: as JSON). */
+export async function replayCommand(
+  argv: string[],
+  io: Streams,
+): Promise<{ outcome: Outcome; json: boolean }> {
   const { values, positionals } = own('replay', () =>
     parseArgs({
       args: argv,
@@ -61,5 +65,5 @@ export async function replayCommand(argv: string[], io: Streams): Promise<number
     if (!values.json && p.message) io.err(`${p.message}\n`);
   });
   for (const w of warnings) io.err(`${w}\n`);
-  return printOutcome(forCli(outcome), values.json, io);
+  return { outcome, json: values.json };
 }
