@@ -79,5 +79,18 @@ export function pageRecord(p: BrowPage) {
     opener_page_id: p.openerPageId,
     document_generation: p.documentGeneration,
     expires_at: p.session.lastUsed + p.session.config.idle_stop_ms,
+    readiness: p.readiness,
+    redirect_chain: p.redirectChain,
+    resource_warning: resourceWarning(p),
   };
+}
+
+/** Seed 001's `resource_warning`: what about the page's size or health a caller should know; null when nothing. */
+function resourceWarning(p: BrowPage): string | null {
+  if (p.crashed) return 'Its renderer crashed: close it and open the URL again.';
+  const walk = p.lastWalk;
+  if (walk?.truncated) {
+    return `The page holds more than one snapshot walks (${walk.nodes.length} elements taken): list a scope or a ref's subtree, or use browser_find.`;
+  }
+  return null;
 }

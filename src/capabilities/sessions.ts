@@ -4,10 +4,19 @@ import type { Session } from '../core/session/session.js';
 import { pageIdField, pageIdOut, sessionIdField, sessionIdOut } from './common.js';
 import { defineCapability } from './define.js';
 
+/** What every session can do (seed 001's session `capabilities`). */
+const READ_CAPABILITIES = ['navigate', 'snapshot', 'read', 'screenshot', 'observe', 'evaluate_read'];
+/** What a session that is not read-only can do besides. */
+const WRITE_CAPABILITIES = ['act', 'scripts', 'styles', 'upload', 'download', 'storage', 'network'];
+
 export function sessionRecord(s: Session) {
   const active = s.activePageId ? s.pages.get(s.activePageId) : undefined;
   return {
     session_id: s.id,
+    id: s.id,
+    backend: s.options.attached ? 'cdp_attach' : 'local_chromium',
+    capabilities: s.readOnly ? READ_CAPABILITIES : [...READ_CAPABILITIES, ...WRITE_CAPABILITIES],
+    browser_identity: s.host.identity ?? null,
     state: s.closed ? 'closed' : 'open',
     headless: s.options.headless,
     read_only: s.readOnly,

@@ -4,7 +4,7 @@
  */
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
-import type { BrowserHost } from './browser-pool.js';
+import { identify, type BrowserHost } from './browser-pool.js';
 
 export interface TabInfo {
   target_id: string;
@@ -97,6 +97,7 @@ export class AttachRegistry {
     }
     const host: BrowserHost = {
       browser,
+      identity: await identify(browser),
       dead: false,
       disconnected: new Promise<void>((resolve) =>
         browser.once('disconnected', () => {

@@ -9,8 +9,27 @@
 import type { Browser } from 'puppeteer-core';
 import { launchChromium } from './launch.js';
 
+/** What browser a host runs (seed 001's browser_identity), read once when it starts or is reached. */
+export interface BrowserIdentity {
+  product: string;
+  version: string;
+  user_agent: string;
+}
+
+/** The identity of a browser; null when it does not answer. */
+export async function identify(browser: Browser): Promise<BrowserIdentity | null> {
+  try {
+    const [version, ua] = await Promise.all([browser.version(), browser.userAgent()]);
+    const [product = 'Chromium', number = ''] = version.split('/');
+    return { product: product.replace('HeadlessChrome', 'Chrome'), version: number, user_agent: ua };
+  } catch {
+    return null;
+  }
+}
+
 export interface BrowserHost {
   browser: Browser;
+  identity?: BrowserIdentity | null;
   /** Resolves when the browser disconnects (crash, kill or close). */
   disconnected: Promise<void>;
   /** True once disconnected. */
@@ -66,6 +85,7 @@ export class BrowserPool {
     const browser = await launchChromium({ executable, headless });
     const host: BrowserHost = {
       browser,
+      identity: await identify(browser),
       dead: false,
       disconnected: new Promise<void>((resolve) => {
         browser.once('disconnected', () => {

@@ -1,6 +1,6 @@
 /** A page (tab) of a session: its puppeteer Page, lock, refs, records and dialog state. */
 import type { CDPSession, Dialog, Page } from 'puppeteer-core';
-import { pageTargetId, targetInfo } from '../browser/internals.js';
+import { frameIdOf, pageTargetId, targetInfo } from '../browser/internals.js';
 import { BrowserError } from '../errors.js';
 import { newId } from '../ids.js';
 import { observePage } from '../observe/page-observers.js';
@@ -42,6 +42,10 @@ export class BrowPage {
   handoffId: string | null = null;
   /** Set when the page's renderer crashed: every call on it answers browser_crashed at once. */
   crashed = false;
+  /** The main document's load state, as document.readyState names it (seed 001's `readiness`). */
+  readiness: 'loading' | 'interactive' | 'complete' = 'complete';
+  /** The URLs the last main-frame navigation was redirected from, first to last (seed 001's `redirect_chain`). */
+  redirectChain: string[] = [];
   /** Told when the renderer crashes: calls in flight fail at once instead of waiting on it. */
   private readonly crashWaiters = new Set<(e: BrowserError) => void>();
   cdp!: CDPSession;
@@ -83,6 +87,18 @@ export class BrowPage {
     await this.cdp.send('Page.enable');
     this.cdp.on('Inspector.targetCrashed', () => this.markCrashed());
     await this.cdp.send('Inspector.enable').catch(() => undefined);
+    this.cdp.on('Page.frameStartedLoading', (e) => {
+      if (e.frameId === frameIdOf(this.raw.mainFrame())) this.readiness = 'loading';
+    });
+    this.cdp.on('Page.domContentEventFired', () => {
+      if (this.readiness === 'loading') this.readiness = 'interactive';
+    });
+    this.cdp.on('Page.loadEventFired', () => (this.readiness = 'complete'));
+    this.raw.on('response', (res) => {
+      const req = res.request();
+      if (!req.isNavigationRequest() || req.frame() !== this.raw.mainFrame()) return;
+      this.redirectChain = req.redirectChain().map((r) => r.url());
+    });
     this.cdp.on('Page.frameNavigated', (e) => {
       if (!e.frame.parentId) {
         this.documentGeneration += 1;

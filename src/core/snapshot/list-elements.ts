@@ -36,6 +36,28 @@ export interface RefRecord {
   in_viewport: boolean;
 }
 
+/** Seed 001's ElementNode tree, as small as it can be: the refs' records carry the rest. */
+export interface TreeNode {
+  ref?: string;
+  role: string;
+  name: string;
+  children: TreeNode[];
+}
+
+/** The shown nodes as a tree (document order, nested by outline depth): seed 001's `root_nodes`. */
+export function treeOf(nodes: readonly SnapNode[], shown: readonly number[]): TreeNode[] {
+  const roots: TreeNode[] = [];
+  const stack: { depth: number; node: TreeNode }[] = [];
+  for (const i of [...shown].sort((a, b) => a - b)) {
+    const n = nodes[i]!;
+    const node: TreeNode = { ...(n.ref ? { ref: n.ref } : {}), role: n.role, name: n.name, children: [] };
+    while (stack.length > 0 && stack[stack.length - 1]!.depth >= n.depth) stack.pop();
+    (stack.length > 0 ? stack[stack.length - 1]!.node.children : roots).push(node);
+    stack.push({ depth: n.depth, node });
+  }
+  return roots;
+}
+
 export interface SnapshotData {
   id: string;
   page_id: string;
@@ -46,6 +68,8 @@ export interface SnapshotData {
   title: string;
   viewport: Snapshot['viewport'];
   refs: RefRecord[];
+  /** The shown elements as a tree (seed 001); the compact data form leaves it out. */
+  root_nodes?: TreeNode[];
   node_count: number;
   shown_count: number;
   truncated: boolean;
@@ -181,6 +205,7 @@ function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: num
     refs: shownIndexes
       .filter((i) => snap.nodes[i]!.ref)
       .map((i) => refRecord(snap.nodes[i]!, p.content.get(i))),
+    root_nodes: treeOf(snap.nodes, shownIndexes),
     node_count: p.lines.length,
     shown_count: body.length,
     truncated: paged.truncated || snap.truncated,
