@@ -54,6 +54,7 @@ export class ClusterRuntime implements Runtime {
   private consoleUrl: Promise<string | null> = Promise.resolve(null);
   private seq = 0;
   private closed = false;
+  private disconnected = false;
 
   private constructor(
     readonly nc: NatsConnection,
@@ -85,10 +86,15 @@ export class ClusterRuntime implements Runtime {
     return rt;
   }
 
-  /** A NATS disconnect fails the calls in flight clearly (nats.js reconnects by itself). */
+  /**
+   * A NATS disconnect fails the calls in flight clearly, and calls made until nats.js has reconnected
+   * fail at once instead of waiting in its buffer.
+   */
   private async watchConnection(): Promise<void> {
     for await (const st of this.nc.status()) {
+      if (st.type === 'reconnect') this.disconnected = false;
       if (st.type !== 'disconnect') continue;
+      this.disconnected = true;
       const out = failure(
         'connection_failed',
         'The connection to NATS was lost while the call ran; it may or may not have completed on its worker.',
@@ -111,6 +117,14 @@ export class ClusterRuntime implements Runtime {
 
   private async run(name: string, input: unknown, opts: InvokeOptions): Promise<Outcome> {
     if (this.closed) return failure('session_closed', 'This gateway is closed.', 'Connect a new one.');
+    if (this.disconnected) {
+      return failure(
+        'connection_failed',
+        `brow is not connected to NATS (${this.options.url}) right now; it is reconnecting.`,
+        'Try again in a moment; if it persists, check the NATS server.',
+        { reason: 'nats_disconnected' },
+      );
+    }
     const owner = opts.owner ?? null;
     if (name === 'browser_list_sessions' || name === 'browser_doctor') return this.fanOut(name, input, opts);
     const route = this.route(name, input, owner);

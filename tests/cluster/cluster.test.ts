@@ -5,9 +5,14 @@
  * come and go without losing sessions, and the workers' own policies hold through a gateway.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRuntime } from '../../src/cluster/gateway.js';
+import { consoleRoute } from '../../src/doors/console/routes.js';
+import { startHttpServer } from '../../src/doors/http/server.js';
 import type { Outcome } from '../../src/runtime/outcome.js';
 import type { BrowEvent } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
@@ -15,6 +20,14 @@ import { ensureInjectedBuilt } from '../helpers.js';
 import { startNats, startWorker, type Nats, type Worker } from './harness.js';
 
 const BIN = new URL('../../bin/brow.js', import.meta.url).pathname;
+const TOKEN = 'cluster-test-token';
+/**
+ * The NATS server wants a token, and takes messages of 32 KB at most (the default is 1 MB): answers
+ * larger than that (a long evaluate, a screenshot) then cross as chunks, as a big snapshot would.
+ */
+const confDir = mkdtempSync(join(tmpdir(), 'brow-nats-conf-'));
+const CONF = join(confDir, 'nats.conf');
+writeFileSync(CONF, `authorization { token: "${TOKEN}" }\nmax_payload: 32768\n`);
 const workerOf = (id: unknown) => String(id).split('-').slice(1, -1).join('-');
 
 let nats: Nats;
@@ -23,8 +36,8 @@ const workers: Worker[] = [];
 const gateways: ClusterRuntime[] = [];
 let gw: ClusterRuntime;
 
-async function gateway(): Promise<ClusterRuntime> {
-  const g = await ClusterRuntime.connect({ url: nats.url });
+async function gateway(prefix?: string): Promise<ClusterRuntime> {
+  const g = await ClusterRuntime.connect({ url: nats.url, token: TOKEN, ...(prefix ? { prefix } : {}) });
   gateways.push(g);
   return g;
 }
@@ -56,12 +69,12 @@ async function clickCounts(g: ClusterRuntime, pageId: string): Promise<string> {
 
 beforeAll(async () => {
   ensureInjectedBuilt();
-  nats = await startNats();
+  nats = await startNats(['-c', CONF]);
   server = await startFixtureServer();
   workers.push(
     ...(await Promise.all([
-      startWorker(nats.url, 'wa', ['--capacity', '4']),
-      startWorker(nats.url, 'wb', ['--capacity', '4']),
+      startWorker(nats.url, 'wa', ['--capacity', '4', '--nats-token', TOKEN]),
+      startWorker(nats.url, 'wb', ['--capacity', '4', '--nats-token', TOKEN]),
     ])),
   );
   gw = await gateway();
@@ -72,6 +85,7 @@ afterAll(async () => {
   await Promise.all(workers.map((w) => w.kill()));
   await nats?.stop();
   await server?.close();
+  rmSync(confDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('brow cluster on NATS', () => {
@@ -126,6 +140,8 @@ describe('brow cluster on NATS', () => {
       'status',
       '--nats',
       nats.url,
+      '--nats-token',
+      TOKEN,
       '--json',
     ]);
     const ws = JSON.parse(status.stdout).workers;
@@ -179,6 +195,42 @@ describe('brow cluster on NATS', () => {
     expect(await clickCounts(gw, pageB)).toMatch(/^Count: \d$/);
   }, 60_000);
 
+  it('answers larger than a NATS message cross in chunks (a long evaluate, a screenshot)', async () => {
+    const big = await ok(gw, 'browser_evaluate', { page_id: pageA, expression: "'x'.repeat(45000)" });
+    expect(String(big.value)).toHaveLength(45000);
+    const shot = await gw.invoke('browser_screenshot', { page_id: pageA });
+    expect(shot.ok, shot.content).toBe(true);
+    expect(shot.ok && shot.images?.[0]?.data.length).toBeGreaterThan(1000);
+  }, 30_000);
+
+  it('every door works on a gateway: the HTTP tool API and the console overview', async () => {
+    const http = await startHttpServer(gw, { port: 0, extraRoutes: [consoleRoute(gw)] });
+    try {
+      const listed = await fetch(`${http.url}/v1/tools/browser_list_sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).then((r) => r.json() as Promise<any>);
+      expect(listed.data.sessions.map((s: any) => s.session_id)).toEqual(expect.arrayContaining(sessions));
+      const overview = await fetch(`${http.url}/console/api/overview`).then((r) => r.json() as Promise<any>);
+      const pages = overview.data.sessions.flatMap((s: any) => s.pages.map((p: any) => p.page_id));
+      expect(pages).toEqual(expect.arrayContaining([pageA, pageB]));
+    } finally {
+      await http.close();
+    }
+  }, 30_000);
+
+  it('keeps clusters apart by prefix, and NATS credentials are required', async () => {
+    const other = await gateway('team2');
+    expect(failed(await other.invoke('browser_start_session'))).toEqual({
+      code: 'resource_limit',
+      reason: 'no_workers',
+    });
+    await expect(ClusterRuntime.connect({ url: nats.url, token: 'wrong' })).rejects.toThrow(
+      /Cannot connect to NATS.*(Authorization|auth)/i,
+    );
+  }, 30_000);
+
   it("SIGKILL: the dead worker's sessions fail fast with worker_lost, the others go on, new sessions go to the survivor", async () => {
     const wb = workers.find((w) => w.name === 'wb')!;
     const running = gw.invoke('browser_wait', {
@@ -208,7 +260,7 @@ describe('brow cluster on NATS', () => {
   }, 60_000);
 
   it('SIGTERM drains: the running call finishes, then the worker stops its sessions and leaves', async () => {
-    const wc = await startWorker(nats.url, 'wc', ['--capacity', '8']);
+    const wc = await startWorker(nats.url, 'wc', ['--capacity', '8', '--nats-token', TOKEN]);
     workers.push(wc);
     await gw.workers.refresh();
     const s = (await ok(gw, 'browser_start_session')).session_id;
@@ -235,5 +287,25 @@ describe('brow cluster on NATS', () => {
     const next = await ok(gw, 'browser_start_session');
     expect(workerOf(next.session_id)).toBe('wa');
     await ok(gw, 'browser_stop_session', { session_id: next.session_id });
+  }, 60_000);
+  it('survives a NATS restart: a call in flight fails clearly, then the same session works again', async () => {
+    const running = gw.invoke('browser_wait', {
+      page_id: pageA,
+      condition: 'text',
+      value: 'Never shown',
+      timeout_ms: 100_000,
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    await nats.stop();
+    expect(failed(await running)).toEqual({ code: 'connection_failed', reason: 'nats_disconnected' });
+    nats = await startNats(['-c', CONF], nats.port);
+    let out: Outcome | null = null;
+    for (let i = 0; i < 200; i++) {
+      out = await gw.invoke('browser_list_elements', { page_id: pageA });
+      if (out.ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(out?.ok, out?.content).toBe(true);
+    expect(await clickCounts(gw, pageA)).toMatch(/^Count: \d+$/);
   }, 60_000);
 });

@@ -45,11 +45,12 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30
 
 export interface Nats {
   url: string;
+  port: number;
   proc: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** A nats-server on a free port; extra args (e.g. --auth TOKEN) pass through. */
+/** A nats-server on a free port (or the given one, for a restart); extra args (e.g. -c FILE) pass through. */
 export async function startNats(args: string[] = [], port?: number): Promise<Nats> {
   const p = port ?? (await freePort());
   const proc = spawn(natsServerPath(), ['-a', '127.0.0.1', '-p', String(p), ...args], { stdio: 'pipe' });
@@ -59,6 +60,7 @@ export async function startNats(args: string[] = [], port?: number): Promise<Nat
   if (proc.exitCode !== null) throw new Error(`nats-server exited: ${log}`);
   return {
     url: `nats://127.0.0.1:${p}`,
+    port: p,
     proc,
     stop: async () => {
       if (proc.exitCode !== null) return;
