@@ -222,7 +222,7 @@ describe('brow cluster on NATS', () => {
 
   it('keeps clusters apart by prefix, and NATS credentials are required', async () => {
     const other = await gateway('team2');
-    expect(failed(await other.invoke('browser_start_session'))).toEqual({
+    expect(failed(await other.invoke('browser_start_session', {}))).toEqual({
       code: 'resource_limit',
       reason: 'no_workers',
     });
