@@ -181,6 +181,19 @@ describe('content boundaries through the doors', () => {
     }
   });
 
+  it('the library door marks page text when the config key lists it', async () => {
+    const { createBrow } = await import('../../src/doors/lib/brow.js');
+    const brow = await createBrow({ headless: true, content_boundaries: ['lib'] });
+    try {
+      const opened = await brow.call('browser_open_page', { url: server.url('/boundaries/forged.html') });
+      expect(opened.ok).toBe(true);
+      const read = await brow.call('browser_read_page', {});
+      expect(block(read.content).source).toBe('read_page');
+    } finally {
+      await brow.close();
+    }
+  });
+
   it('the library and a bare runtime call have none by default', async () => {
     const r = await rt.invoke('browser_read_page', { page_id: page });
     expect(r.ok && r.content).toContain('<page-content>');
