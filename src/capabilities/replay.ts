@@ -84,8 +84,8 @@ async function callTool(ctx: CapabilityContext, tool: string, input: Record<stri
   return cap.handle(parsed.data, ctx);
 }
 
-export const replayCap = defineCapability({
-  name: 'browser_replay',
+export const replayScriptCap = defineCapability({
+  name: 'browser_replay_script',
   title: 'Replay a script',
   description:
     'Run a browser_export_script script step by step on a fresh session; stops at the first step that fails.',

@@ -102,7 +102,7 @@ describe('replay', () => {
   });
 
   it('replays the json on a fresh session with no model', async () => {
-    const out = await h.ok('browser_replay', { script: json, secrets: { BROW_SECRET_1: PASSWORD } });
+    const out = await h.ok('browser_replay_script', { script: json, secrets: { BROW_SECRET_1: PASSWORD } });
     expect(out.session_id).not.toBe(session);
     expect(out.steps).toHaveLength(10);
     expect(out.steps.every((s: any) => s.ok)).toBe(true);
@@ -114,7 +114,7 @@ describe('replay', () => {
   });
 
   it('a wrong secret fails where the page refuses it: the wait after Sign in', async () => {
-    const e = await h.err('browser_replay', {
+    const e = await h.err('browser_replay_script', {
       script: JSON.stringify({ ...JSON.parse(json), step_timeout_ms: 1000 }),
       secrets: { BROW_SECRET_1: 'wrong' },
     });
@@ -124,7 +124,7 @@ describe('replay', () => {
 
   it('a missing secret is named before anything is typed', async () => {
     delete process.env.BROW_SECRET_1;
-    const e = await h.err('browser_replay', { script: json });
+    const e = await h.err('browser_replay_script', { script: json });
     expect(e.code).toBe('invalid_request');
     expect(e.data.step).toBe(3);
     expect(e.content).toContain('BROW_SECRET_1');
@@ -133,7 +133,7 @@ describe('replay', () => {
   it('stops clearly at the step whose element is gone (the button renamed)', async () => {
     renamed = true;
     try {
-      const e = await h.err('browser_replay', {
+      const e = await h.err('browser_replay_script', {
         script: { ...JSON.parse(json), step_timeout_ms: 1000 },
         secrets: { BROW_SECRET_1: PASSWORD },
       });
@@ -158,7 +158,7 @@ describe('replay', () => {
     expect(text).toContain("fill --page p1 --role textbox --name Password --value '${BROW_SECRET_1}'");
     expect(text).toContain("wait --page p1 --condition text --value 'Order 42 placed'");
     expect(text).toContain('# Secret BROW_SECRET_1 (textbox "Password")');
-    const run = await h.ok('browser_replay', { script: text, secrets: { BROW_SECRET_1: PASSWORD } });
+    const run = await h.ok('browser_replay_script', { script: text, secrets: { BROW_SECRET_1: PASSWORD } });
     expect(run.steps).toHaveLength(10);
   });
 
@@ -197,10 +197,10 @@ describe('replay', () => {
       session_id: (await h.ok('browser_start_session')).session_id,
     });
     expect(none.code).toBe('invalid_request');
-    const bad = await h.err('browser_replay', { script: 'click --role' });
+    const bad = await h.err('browser_replay_script', { script: 'click --role' });
     expect(bad.code).toBe('invalid_request');
     expect(bad.content).toContain('line 1');
-    const tool = await h.err('browser_replay', {
+    const tool = await h.err('browser_replay_script', {
       script: { steps: [{ tool: 'browser_evaluate', input: {} }] },
     });
     expect(tool.code).toBe('invalid_request');

@@ -1,4 +1,4 @@
-/** browser_export_script and browser_replay's file side: the session's log as text, scripts read and written in the workspace. */
+/** browser_export_script and browser_replay_script's file side: the session's log as text, scripts read and written in the workspace. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BrowserError } from '../errors.js';

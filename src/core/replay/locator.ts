@@ -116,12 +116,15 @@ function matches(nodes: SnapNode[], l: Locator, frames: Map<string, Frame>): Sna
 export async function describeRef(page: BrowPage, ref: string): Promise<TargetInfo | null> {
   const loc = await locate(page, ref).catch(() => null);
   if (!loc) return null;
-  const d = await readState(page, loc).catch(() => null);
+  // both reads in one round trip's time
+  const [d, shadow] = await Promise.all([
+    readState(page, loc).catch(() => null),
+    shadowPath(loc.frame, loc.entry.docKey, loc.entry.localId),
+  ]);
   const role = d?.role ?? loc.entry.role;
   const name = d?.name ?? loc.entry.name;
   const text = d?.text ?? '';
   const frame = framePath(loc.frame);
-  const shadow = await shadowPath(loc.frame, loc.entry.docKey, loc.entry.localId);
   const locator: Locator = {
     role,
     name,

@@ -2,7 +2,7 @@
  * A replay script: the action log as steps that name elements by locator, never by ref, with
  * browser_wait steps on the effects that were seen (a URL after a navigation, text that appeared).
  * Three forms: json (the data), brow-cli (one brow command a line, read back by `brow replay`) and
- * typescript (the library API, one browser_replay call a step).
+ * typescript (the library API, one browser_replay_script call a step).
  */
 import { BrowserError } from '../errors.js';
 import { describeLocator, type Locator } from './locator.js';
@@ -338,7 +338,7 @@ export function parseCli(text: string): ReplayScript {
   };
 }
 
-// ---- typescript: the library API, one browser_replay call a step ----
+// ---- typescript: the library API, one browser_replay_script call a step ----
 
 export function renderTypescript(script: ReplayScript): string {
   const lines = [
@@ -353,7 +353,7 @@ export function renderTypescript(script: ReplayScript): string {
     '',
     "/** Run one step on this replay's session (the first one starts a fresh session); throws at a failure. */",
     'async function step(n: number, s: Record<string, unknown>): Promise<void> {',
-    '  const r = await brow.replay({',
+    '  const r = await brow.replayScript({',
     "    script: { format: 'brow-replay', version: 1, steps: [s] },",
     '    keep_session: true,',
     '    ...(session_id ? { session_id } : {}),',

@@ -60,10 +60,16 @@ export async function replayCommand(
     configFile: values.config ?? process.env.BROW_CONFIG,
     ...(values['idle-timeout'] ? { idleMs: parseDuration(values['idle-timeout']) } : {}),
   };
-  const { outcome, warnings } = await invokeViaDaemon(target, 'browser_replay', input, undefined, (p) => {
-    // each step as it finishes; with --json only the final answer is printed
-    if (!values.json && p.message) io.err(`${p.message}\n`);
-  });
+  const { outcome, warnings } = await invokeViaDaemon(
+    target,
+    'browser_replay_script',
+    input,
+    undefined,
+    (p) => {
+      // each step as it finishes; with --json only the final answer is printed
+      if (!values.json && p.message) io.err(`${p.message}\n`);
+    },
+  );
   for (const w of warnings) io.err(`${w}\n`);
   return { outcome, json: values.json };
 }
