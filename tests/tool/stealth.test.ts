@@ -19,6 +19,10 @@ describe('stealth (headless tabs)', () => {
     const checks = o.data.value as Record<string, { pass: boolean; detail: string }>;
     expect(Object.keys(checks).sort()).toEqual(
       [
+        'activity',
+        'audio',
+        'hairline',
+        'platform',
         'chrome',
         'codecs',
         'hardwareConcurrency',

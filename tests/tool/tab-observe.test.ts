@@ -34,7 +34,12 @@ describe('tab.observe', () => {
     expect(byName('textbox', 'Notes').states).toContain('multiline');
     expect(byName('checkbox', 'I agree').states).toContain('checked=false');
     expect(byName('combobox', 'Plan')).toMatchObject({ value: 'Free' });
-    expect(byName('button', 'Save')).toBeTruthy();
+    // seed 000's entry fields description and keyshortcuts, when the element has them
+    expect(byName('button', 'Save')).toMatchObject({
+      description: 'Stores the form',
+      keyshortcuts: 'Control+S',
+    });
+    expect(byName('link', 'Next page').keyshortcuts).toBeUndefined();
     expect(byName('link', 'Next page')).toBeTruthy();
     // the same-origin frame is walked too
     expect(byName('button', 'Inner button')).toBeTruthy();

@@ -25,6 +25,23 @@ export interface LaunchOptions {
   args?: string[];
 }
 
+const truthy = (v: string | undefined) => v !== undefined && v !== '' && !/^(0|false|no)$/i.test(v);
+
+/**
+ * Seed 000's proxy variables: PUPPETEER_PROXY (a proxy server, e.g. http://127.0.0.1:3128),
+ * PUPPETEER_PROXY_BYPASS_LOOPBACK (send 127.0.0.1/localhost through it too: Chromium skips the
+ * proxy for loopback unless told `<-loopback>`), PUPPETEER_PROXY_IGNORE_CERT_ERRORS (accept the
+ * certificates of an intercepting proxy).
+ */
+export function proxyFlags(env: NodeJS.ProcessEnv): string[] {
+  const proxy = env.PUPPETEER_PROXY?.trim();
+  if (!proxy) return [];
+  const flags = [`--proxy-server=${proxy}`];
+  if (truthy(env.PUPPETEER_PROXY_BYPASS_LOOPBACK)) flags.push('--proxy-bypass-list=<-loopback>');
+  if (truthy(env.PUPPETEER_PROXY_IGNORE_CERT_ERRORS)) flags.push('--ignore-certificate-errors');
+  return flags;
+}
+
 export const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 
 /**
@@ -53,7 +70,14 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       hint: 'Start it headless, or run under a desktop or Xvfb (Xvfb :99 & export DISPLAY=:99).',
     });
   }
-  const args = [...CLOSED_NETWORK_FLAGS, ...(opts.args ?? [])];
+  // navigator.webdriver stays false (seed 000 launches every browser so); a page still tells
+  // automation by other means unless the session is stealth
+  const args = [
+    ...CLOSED_NETWORK_FLAGS,
+    '--disable-blink-features=AutomationControlled',
+    ...proxyFlags(process.env),
+    ...(opts.args ?? []),
+  ];
   if (isRoot()) args.push('--no-sandbox', '--disable-setuid-sandbox');
   if (opts.viewport) args.push(`--window-size=${opts.viewport.width},${opts.viewport.height}`);
   const headless = opts.headless ?? true;

@@ -22,6 +22,8 @@ export interface ObservationEntry {
   value?: string;
   /** The accessible description (seed 000's `description`), when there is one. */
   description?: string;
+  /** aria-keyshortcuts (seed 000's `keyshortcuts`), when set. */
+  keyshortcuts?: string;
   text?: string;
   level?: number;
   /** Bounds of a range widget, when known (puppeteer's valuemin / valuemax). */
@@ -79,6 +81,7 @@ type Slim = Pick<
   | 'frame'
 > & {
   shown: boolean;
+  keyshortcuts?: string;
 };
 type Walk = Omit<WalkResult, 'nodes'> & { nodes: Slim[]; dpr: number };
 
@@ -117,6 +120,8 @@ function walkInPage(api: BrowPageApi, f: PageFilter): Walk {
     if (n.valueMin !== undefined) s.valueMin = n.valueMin;
     if (n.valueMax !== undefined) s.valueMax = n.valueMax;
     if (n.description) s.description = n.description;
+    const keys = n.attrs?.['aria-keyshortcuts'];
+    if (keys) s.keyshortcuts = keys;
     if (n.text) s.text = n.text;
     if (n.level !== undefined) s.level = n.level;
     if (n.frame) s.frame = true;
@@ -198,6 +203,7 @@ function entry(id: number, n: Slim): ObservationEntry {
   const e: ObservationEntry = { id, role: n.role, name: n.name, states: states(n) };
   if (n.value !== undefined) e.value = n.value;
   if (n.description) e.description = n.description;
+  if (n.keyshortcuts) e.keyshortcuts = n.keyshortcuts;
   if (n.text) e.text = n.text;
   if (n.valueMin !== undefined) e.valuemin = n.valueMin;
   if (n.valueMax !== undefined) e.valuemax = n.valueMax;

@@ -6,8 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CDPSession, Page } from 'puppeteer-core';
+import { activity } from './activity.js';
+import { audio } from './audio.js';
+import { canvas } from './canvas.js';
 import { chromeObject } from './chrome-object.js';
 import { codecs } from './codecs.js';
+import { hairline } from './hairline.js';
 import { hardware } from './hardware.js';
 import { iframe } from './iframe.js';
 import { languages } from './languages.js';
@@ -37,10 +41,30 @@ const PATCHES: Array<[string, StealthPatch]> = [
   ['codecs', codecs],
   ['permissions', permissions],
   ['iframe', iframe],
+  ['activity', activity],
+  ['hairline', hairline],
+  ['canvas', canvas],
+  ['audio', audio],
 ];
 
-/** Desktop GPUs a Linux Chrome reports through ANGLE (the UA keeps the real platform). */
+/** Desktop GPUs a Windows Chrome reports through ANGLE (the platform the user agent names, as seed 000 does). */
 const GPUS = [
+  {
+    vendor: 'Google Inc. (Intel)',
+    renderer: 'ANGLE (Intel, Intel(R) UHD Graphics 620 (0x00005917) Direct3D11 vs_5_0 ps_5_0, D3D11)',
+  },
+  {
+    vendor: 'Google Inc. (NVIDIA)',
+    renderer: 'ANGLE (NVIDIA, NVIDIA GeForce GTX 1650 (0x00001F82) Direct3D11 vs_5_0 ps_5_0, D3D11)',
+  },
+  {
+    vendor: 'Google Inc. (AMD)',
+    renderer: 'ANGLE (AMD, AMD Radeon RX 580 Series (0x000067DF) Direct3D11 vs_5_0 ps_5_0, D3D11)',
+  },
+];
+
+/** The same GPUs as a Linux Chrome reports them (platform: 'native'). */
+const LINUX_GPUS = [
   {
     vendor: 'Google Inc. (Intel)',
     renderer: 'ANGLE (Intel, Mesa Intel(R) UHD Graphics 620 (KBL GT2), OpenGL 4.6)',
@@ -61,12 +85,18 @@ function defaultTimezone(): string {
   return !tz || tz === 'UTC' || tz.startsWith('Etc/') ? 'America/New_York' : tz;
 }
 
-/** Options for one tab: a GPU picked at random, en-US, 4 cores, a 1920×1080 screen. */
-export function defaultStealthOptions(): StealthOptions {
+/**
+ * Options for one tab: Windows (seed 000's platform: the user agent, navigator.platform, client
+ * hints and the GPU agree), a GPU picked at random, en-US, 4 cores, a 1920×1080 screen.
+ * `platform: 'native'` keeps the host's platform in all of them instead.
+ */
+export function defaultStealthOptions(platform: StealthOptions['platform'] = 'windows'): StealthOptions {
+  const gpus = platform === 'windows' ? GPUS : LINUX_GPUS;
   return {
+    platform,
     languages: ['en-US', 'en'],
     hardwareConcurrency: 4,
-    webgl: GPUS[Math.floor(Math.random() * GPUS.length)]!,
+    webgl: gpus[Math.floor(Math.random() * gpus.length)]!,
     timezone: defaultTimezone(),
     locale: 'en-US',
     screen: { width: 1920, height: 1080 },
@@ -112,7 +142,7 @@ export async function applyStealth(
   stripSourceUrls(session);
   const browser = page.browser();
   const [nativeUa, version] = await Promise.all([browser.userAgent(), browser.version()]);
-  await applyUserAgent(session, userAgentOverride(nativeUa, version, o.languages));
+  await applyUserAgent(session, userAgentOverride(nativeUa, version, o.languages, o.platform));
   await Promise.all([
     session.send('Emulation.setTimezoneOverride', { timezoneId: o.timezone }).catch(() => undefined),
     session.send('Emulation.setLocaleOverride', { locale: o.locale }).catch(() => undefined),

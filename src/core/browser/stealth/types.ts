@@ -5,6 +5,8 @@
 
 /** What the patches make the page report. Chosen in Node, passed to the page as JSON. */
 export interface StealthOptions {
+  /** The platform the tab claims: 'windows' as seed 000 does, or the host's own ('native'). */
+  platform: 'windows' | 'native';
   /** navigator.languages; navigator.language is the first. */
   languages: string[];
   /** navigator.hardwareConcurrency. */

@@ -7,9 +7,20 @@ import type { CDPSession, Protocol } from 'puppeteer-core';
 
 export type UserAgentOverride = Protocol.Network.SetUserAgentOverrideRequest;
 
-/** The override for a browser whose native UA is `nativeUa` ("…HeadlessChrome/156.0.0.0…"). */
-export function userAgentOverride(nativeUa: string, version: string, languages: string[]): UserAgentOverride {
-  const userAgent = nativeUa.replace(/HeadlessChrome\//g, 'Chrome/');
+/**
+ * The override for a browser whose native UA is `nativeUa` ("…HeadlessChrome/156.0.0.0…"). On
+ * `windows` (seed 000's choice) a Linux platform becomes "Windows NT 10.0; Win64; x64", with
+ * navigator.platform "Win32" and Windows client hints to match.
+ */
+export function userAgentOverride(
+  nativeUa: string,
+  version: string,
+  languages: string[],
+  claim: 'windows' | 'native' = 'native',
+): UserAgentOverride {
+  let userAgent = nativeUa.replace(/HeadlessChrome\//g, 'Chrome/');
+  if (claim === 'windows')
+    userAgent = userAgent.replace(/\(X11; Linux [^)]*\)/, '(Windows NT 10.0; Win64; x64)');
   const full = /\/(\d+(?:\.\d+)*)/.exec(version)?.[1] ?? /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? '0.0.0.0';
   const major = full.split('.')[0] ?? '0';
   const platform = /Windows/.test(userAgent) ? 'Windows' : /Mac OS X/.test(userAgent) ? 'macOS' : 'Linux';
@@ -19,13 +30,14 @@ export function userAgentOverride(nativeUa: string, version: string, languages: 
   ];
   return {
     userAgent,
+    ...(platform === 'Windows' ? { platform: 'Win32' } : {}),
     acceptLanguage: languages.join(','),
     userAgentMetadata: {
       brands: brands(major),
       fullVersionList: brands(full),
       fullVersion: full,
       platform,
-      platformVersion: '',
+      platformVersion: platform === 'Windows' ? '10.0.0' : '',
       architecture: 'x86',
       bitness: '64',
       model: '',

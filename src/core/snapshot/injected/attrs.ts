@@ -13,6 +13,7 @@ const KEEP = table<true>({
   alt: true,
   role: true,
   'aria-label': true,
+  'aria-keyshortcuts': true,
   for: true,
   action: true,
   method: true,
