@@ -29,6 +29,10 @@ export async function addInitScript(page: BrowPage, source: string): Promise<str
 
 /** Remove an init script this page was given; script_not_found for any other identifier. */
 export async function removeInitScript(page: BrowPage, identifier: string): Promise<void> {
+  if (page.session.readOnly) {
+    throw new BrowserError('read_only', `Session ${page.session.id} is read-only; init scripts are refused.`);
+  }
+  page.assertNoHandoff();
   const ids = page.state.get(added);
   if (!ids.has(identifier)) {
     const known = [...ids];
