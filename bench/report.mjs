@@ -406,6 +406,40 @@ export function renderReport(R) {
   }
   L.push('');
 
+  // ---- cluster (issue 19)
+  if (R.cluster) {
+    L.push('## brow through a cluster gateway (NATS)');
+    L.push('');
+    const C = R.cluster;
+    if (C.error) L.push(`Not measured: ${oneLine(C.error)}.`);
+    else {
+      L.push(
+        `The same calls on the small form, in process vs a gateway + one \`brow node\` worker on a local nats-server, interleaved (${C.iterations} each).`,
+      );
+      L.push('');
+      L.push(
+        table(
+          ['call', 'in process p50 / p95', 'gateway + worker p50 / p95', 'added p50'],
+          [
+            ['default snapshot', C.in_process.snapshot, C.cluster.snapshot, C.added_p50_ms.snapshot],
+            ['click with effect', C.in_process.click, C.cluster.click, C.added_p50_ms.click],
+          ].map(([n, a, b, d]) => [
+            n,
+            `${a.p50_ms.toFixed(1)} / ${a.p95_ms.toFixed(1)} ms`,
+            `${b.p50_ms.toFixed(1)} / ${b.p95_ms.toFixed(1)} ms`,
+            `${d.toFixed(1)} ms`,
+          ]),
+        ),
+      );
+      L.push('');
+      const n = C.nats.snapshot;
+      L.push(
+        `Per snapshot: ${n.messages_per_call} NATS messages, ${n.bytes_per_call} bytes; snapshot + click: ${C.nats.snapshot_and_click.messages_per_call.toFixed(1)} messages per call (events included). CPU per snapshot: gateway ${n.this_process_cpu_ms_per_call.toFixed(2)} ms, worker's Node ${n.worker_node_cpu_ms_per_call.toFixed(1)} ms (10 ms ticks), in process ${C.in_process_cpu.snapshot.this_process_cpu_ms_per_call.toFixed(2)} ms.`,
+      );
+    }
+    L.push('');
+  }
+
   // ---- notes
   L.push('## Notes on each system');
   L.push('');

@@ -2,7 +2,7 @@
 // brow comparison benchmark. Entry point of `npm run bench`.
 //
 //   node bench/run.mjs [--runs N] [--systems a,b] [--pages x,y] [--quick]
-//                      [--no-cold] [--no-scale] [--out FILE.md]
+//                      [--no-cold] [--no-scale] [--no-cluster] [--out FILE.md]
 //
 // systems: brow, playwright-mcp, chrome-devtools-mcp, agent-browser (default: all)
 // pages:   form, table, big, iframes, shadow, article (default: all)
@@ -22,7 +22,16 @@ import { fileURLToPath } from 'node:url';
 const BENCH = dirname(fileURLToPath(import.meta.url));
 
 function parseArgs(argv) {
-  const o = { runs: 5, systems: null, pages: null, quick: false, cold: true, scale: true, out: null };
+  const o = {
+    runs: 5,
+    systems: null,
+    pages: null,
+    quick: false,
+    cold: true,
+    scale: true,
+    cluster: true,
+    out: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -36,10 +45,11 @@ function parseArgs(argv) {
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-cold') o.cold = false;
     else if (a === '--no-scale') o.scale = false;
+    else if (a === '--no-cluster') o.cluster = false;
     else if (a === '--out') o.out = val();
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--runs N] [--systems a,b] [--pages x,y] [--quick] [--no-cold] [--no-scale] [--out FILE.md]',
+        'usage: node bench/run.mjs [--runs N] [--systems a,b] [--pages x,y] [--quick] [--no-cold] [--no-scale] [--no-cluster] [--out FILE.md]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
@@ -147,6 +157,11 @@ async function main() {
       R.scale = {};
       if (R.status.brow?.available === false) R.scale.error = `brow not available (${R.status.brow.reason})`;
       else await M.measureBrowScale({ server, scale: R.scale, clicksPerSession: opts.quick ? 3 : 10 });
+    }
+    if (opts.cluster && systems.includes('brow')) {
+      console.error('bench: brow through a cluster gateway + worker (NATS) vs in process');
+      const { measureCluster } = await import('./cluster.mjs');
+      R.cluster = await measureCluster({ server, iterations: opts.quick ? 10 : 40 });
     }
   } finally {
     proc.killAllTracked();
