@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionLog } from '../../src/core/replay/log.js';
 import { harness, refOf, type Harness } from '../helpers.js';
 
 let h: Harness;
@@ -75,6 +76,16 @@ describe('replay across tabs and forms', () => {
     } finally {
       rmSync(join(process.cwd(), `tests/replay/.out-${process.pid}`), { recursive: true, force: true });
     }
+  });
+
+  it('text for a ref that cannot be read is not logged (it may be a secret field)', async () => {
+    const page = await h.open('core/form.html');
+    await h.err('browser_fill', { page_id: page, ref: 'e99999', value: 'topsecret' });
+    const log = (h.rt as any).core.findPage(page).session.state.get(actionLog);
+    const last = log.entries.at(-1);
+    expect(last).toMatchObject({ tool: 'browser_fill', ok: false, error: { code: 'ref_not_found' } });
+    expect(JSON.stringify(log.entries)).not.toContain('topsecret');
+    expect(last.input.value).toMatch(/^\$\{BROW_SECRET_\d+\}$/);
   });
 
   it('the log keeps the last 1000 calls', async () => {

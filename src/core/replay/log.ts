@@ -72,6 +72,8 @@ const FOCUS_IS_SECRET = `(() => {
   let el = document.activeElement;
   while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
   if (!el) return false;
+  // focus inside a frame this document cannot look into: treated as a secret, to be safe
+  if (el.localName === 'iframe' || el.localName === 'frame') return true;
   if (el.localName === 'input' && el.type === 'password') return true;
   return /\\b(current-password|new-password|one-time-code|cc-number|cc-csc|cc-exp)\\b/.test(el.getAttribute('autocomplete') || '');
 })()`;
@@ -85,7 +87,8 @@ function pageFor(core: BrowCore, owner: string | null, input: Record<string, unk
   const pageId = typeof input.page_id === 'string' ? input.page_id : undefined;
   const sessionId = typeof input.session_id === 'string' ? input.session_id : undefined;
   try {
-    return pageId ? core.findPage(pageId) : core.resolvePage(undefined, sessionId, owner);
+    // as the handler resolves it: a page the caller may not see is not logged against
+    return core.resolvePage(pageId, sessionId, owner);
   } catch {
     return null;
   }
@@ -138,21 +141,31 @@ export async function beginEntry(
   const textField = TEXT_INPUT[tool];
   if (textField && typeof input[textField] === 'string' && input[textField] !== '') {
     const t = targets.ref;
+    // a ref that could not be read may be a secret field: its text is not logged either
     const secret = t
       ? t.is_sensitive
-      : page
-        ? await evaluateIn(page.raw.mainFrame(), FOCUS_IS_SECRET).then(
-            (v) => v === true,
-            () => false,
-          )
-        : false;
-    if (secret) input[textField] = placeholder(t ? describeLocator(t.locator) : 'the focused field');
+      : refs.some(([k]) => k === 'ref')
+        ? true
+        : page
+          ? await evaluateIn(page.raw.mainFrame(), FOCUS_IS_SECRET).then(
+              (v) => v === true,
+              () => false,
+            )
+          : false;
+    if (secret) {
+      const where = t
+        ? describeLocator(t.locator)
+        : refs.length
+          ? `ref ${String(input.ref)}`
+          : 'the focused field';
+      input[textField] = placeholder(where);
+    }
   }
   if (fields.length > 0) {
     input.fields = fields.map((f, i) => {
       const t = targets[`fields.${i}.ref`];
-      return t?.is_sensitive && typeof f.value === 'string' && f.value !== ''
-        ? { ...f, value: placeholder(describeLocator(t.locator)) }
+      return (!t || t.is_sensitive) && typeof f.value === 'string' && f.value !== ''
+        ? { ...f, value: placeholder(t ? describeLocator(t.locator) : `ref ${String(f.ref)}`) }
         : f;
     });
   }
