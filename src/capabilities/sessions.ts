@@ -23,6 +23,7 @@ export function sessionRecord(s: Session) {
     incognito: s.options.incognito,
     dialog_policy: s.dialogPolicy,
     stealth: s.stealth,
+    ...(s.options.profileDir ? { user_data_dir: s.options.profileDir } : {}),
     created_at: s.createdAt,
     last_used_at: s.lastUsed,
     expires_at: s.lastUsed + s.config.idle_stop_ms,
@@ -69,6 +70,11 @@ export const startSession = defineCapability({
       .describe('JS dialogs; report waits for browser_handle_dialog'),
     stealth: z.boolean().optional().describe('Hide automation tells (headless; default: config stealth)'),
     profile: z.string().min(1).optional().describe('Start from this saved state (browser_save_state)'),
+    user_data_dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Run in this persistent Chromium profile (a name); kept between runs'),
     save_on_stop: z.boolean().optional().describe('Save state back to profile when stopping'),
   }),
   async handle(input, ctx) {

@@ -123,6 +123,12 @@ export const configSchema = z
       .string()
       .default('')
       .describe('Where sessions keep downloads and profiles; empty = OS temp dir'),
+    user_data_dir: z
+      .string()
+      .default('')
+      .describe(
+        "A Chromium profile directory sessions start in, kept between runs (logins, cookies, storage); '' = a fresh context per session",
+      ),
     process_per_session: z
       .boolean()
       .default(false)

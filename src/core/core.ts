@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession } from 'puppeteer-core';
+import { namedProfileDir } from './browser/profiles.js';
 import { BrowserPool, type BrowserHost } from './browser/browser-pool.js';
 import { AttachRegistry, targetIdOf, type TabInfo } from './browser/attach.js';
 import { trackDownloads, type DownloadOwner } from './observe/downloads.js';
@@ -23,6 +24,8 @@ export interface StartSessionInput {
   owner?: string | null;
   /** Hide the usual automation tells in every page (headless only; default: config `stealth`). */
   stealth?: boolean;
+  /** A named persistent Chromium profile (default: config `user_data_dir`, a directory). */
+  user_data_dir?: string;
 }
 
 /**
@@ -85,23 +88,32 @@ export class BrowCore {
     this.starting += 1;
     try {
       const headless = input.headless ?? this.config.headless;
-      const host = await this.pool.acquire(headless);
+      const profileDir =
+        input.user_data_dir !== undefined
+          ? namedProfileDir(this.config, input.user_data_dir)
+          : this.config.user_data_dir || null;
+      const host = profileDir
+        ? await this.pool.acquireProfile(profileDir, headless)
+        : await this.pool.acquire(headless);
       const options: SessionOptions = {
         headless,
         readOnly: input.read_only ?? false,
-        incognito: input.incognito ?? true,
+        incognito: profileDir ? false : (input.incognito ?? true),
+        ...(profileDir ? { profileDir } : {}),
         viewport: input.viewport ?? this.config.viewport,
         ttlMs: input.ttl_ms ?? null,
         dialogPolicy: input.dialog_policy ?? this.config.dialog_policy,
         owner: input.owner ?? null,
       };
-      const context = await host.browser.createBrowserContext();
+      const context = profileDir
+        ? host.browser.defaultBrowserContext()
+        : await host.browser.createBrowserContext();
       const session = new Session(host, context, options, this.config, this.events, this.dataDir);
       const browserCdp = await this.browserSession(host);
       await browserCdp
         .send('Browser.setDownloadBehavior', {
           behavior: 'allowAndName',
-          browserContextId: context.id,
+          ...(context.id ? { browserContextId: context.id } : {}),
           downloadPath: session.downloadsDir,
           eventsEnabled: true,
         })
@@ -274,6 +286,10 @@ export class BrowCore {
     // a browser no longer shared (its own process, or one launched with settings since changed)
     // goes with its last session
     if ([...this.sessions.values()].some((o) => o.host === s.host)) return;
+    if (s.options.profileDir) {
+      void this.pool.closeProfile(s.host).catch(() => undefined);
+      return;
+    }
     void this.pool
       .isShared(s.host)
       .then((shared) => (shared ? undefined : s.host.browser.close()))

@@ -116,7 +116,7 @@ describe('configuration', () => {
     expect(runtime.config.console_buffer).toBe(600);
   });
 
-  it("accepts a value written to seed 002's schema whole; the answer says what was not applied and why", async () => {
+  it("accepts a value written to seed 002's schema whole, user_data_dir included", async () => {
     const seed = {
       executable: '',
       user_data_dir: '/tmp/brow-profile',
@@ -138,10 +138,12 @@ describe('configuration', () => {
     for (const k of Object.keys(seed)) expect(schema.properties).toHaveProperty(k);
     set('browser', seed);
     await until(() => runtime.config.max_sessions === 5, 'the seed value applied');
-    expect(runtime.config).toMatchObject({ screenshot_quality: 60, max_snapshot_nodes: 2000 });
-    expect(logs.at(-1)).toMatch(
-      /user_data_dir accepted but not applied: brow has no persistent Chromium profile/,
-    );
+    expect(runtime.config).toMatchObject({
+      screenshot_quality: 60,
+      max_snapshot_nodes: 2000,
+      user_data_dir: '/tmp/brow-profile',
+    });
+    expect(logs.at(-1)).not.toMatch(/not applied/);
     // browser::on-config-change answers with the report
     const answer = await store.trigger<unknown, any>({
       function_id: 'browser::on-config-change',
@@ -154,9 +156,12 @@ describe('configuration', () => {
     expect(answer).toMatchObject({
       applied: true,
       unknown: ['origin_policies'],
-      not_applied: { user_data_dir: expect.stringMatching(/no persistent Chromium profile/) },
+      not_applied: {},
     });
-    expect(answer.keys).toEqual(expect.arrayContaining(['screenshot_quality', 'max_snapshot_nodes']));
+    expect(answer.keys).toEqual(
+      expect.arrayContaining(['screenshot_quality', 'max_snapshot_nodes', 'user_data_dir']),
+    );
+    runtime.updateConfig({ user_data_dir: '' });
   });
 
   it('keeps its local configuration when the engine has no configuration worker', async () => {

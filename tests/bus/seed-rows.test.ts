@@ -143,7 +143,7 @@ describe('seed 002 rows', () => {
 });
 
 describe("seed 002's configuration keys", () => {
-  it('applies screenshot_quality, max_snapshot_nodes; accepts user_data_dir unapplied; skips an unknown key', async () => {
+  it('applies screenshot_quality, max_snapshot_nodes, user_data_dir; skips an unknown key', async () => {
     const lines: string[] = [];
     const report = applyConfig(
       env.runtime,
@@ -167,16 +167,19 @@ describe("seed 002's configuration keys", () => {
     );
     expect(report.applied).toBe(true);
     expect(report.keys).toEqual(
-      expect.arrayContaining(['screenshot_quality', 'max_snapshot_nodes', 'max_sessions']),
+      expect.arrayContaining(['screenshot_quality', 'max_snapshot_nodes', 'max_sessions', 'user_data_dir']),
     );
-    expect(report.not_applied.user_data_dir).toMatch(/no persistent Chromium profile/);
+    expect(report.not_applied).toEqual({});
     expect(report.unknown).toEqual(['not_a_key']);
     expect(env.runtime.config).toMatchObject({
       max_sessions: 6,
       screenshot_quality: 60,
       max_snapshot_nodes: 2000,
+      user_data_dir: '/tmp/brow-seed-profile',
     });
-    expect(lines.join('\n')).toMatch(/user_data_dir accepted but not applied/);
+    // back to fresh contexts for the tests that follow
+    applyConfig(env.runtime, { user_data_dir: '' }, () => undefined);
+    expect(env.runtime.config.user_data_dir).toBe('');
     expect(lines.join('\n')).toMatch(/unknown key\(s\) skipped: "not_a_key"/);
   });
 

@@ -6,6 +6,7 @@
  * change reaches the next session; a shared browser launched with settings since changed is
  * retired: it serves its sessions until the last one ends.
  */
+import { mkdirSync } from 'node:fs';
 import type { Browser } from 'puppeteer-core';
 import { launchChromium } from './launch.js';
 
@@ -70,6 +71,54 @@ export class BrowserPool {
     return next;
   }
 
+  /** Browsers running a persistent profile, by directory: one Chromium per profile (its lock allows no more). */
+  private readonly profiles = new Map<string, Promise<BrowserHost>>();
+
+  /**
+   * The browser running the profile in `dir`, launched on first use with it as its user data
+   * directory. Sessions of one profile share it (and its context, as windows of one Chrome profile
+   * do); it closes with the last of them (it is not shared).
+   */
+  async acquireProfile(dir: string, headless: boolean): Promise<BrowserHost> {
+    // a profile's last browser must be gone first: Chromium allows one process per profile
+    await this.closingProfiles.get(dir);
+    const current = this.profiles.get(dir);
+    if (current) {
+      const host = await current.catch(() => null);
+      if (host && !host.dead) return host;
+    }
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const next = this.launch(this.settings().executable, headless, dir);
+    this.profiles.set(dir, next);
+    const forget = () => {
+      if (this.profiles.get(dir) === next) this.profiles.delete(dir);
+    };
+    next.then((h) => h.disconnected.then(forget), forget).catch(() => undefined);
+    return next;
+  }
+
+  /** Profile browsers being closed, by directory. */
+  private readonly closingProfiles = new Map<string, Promise<void>>();
+
+  /**
+   * Close a host if it runs a profile (its last session ended); true when it did. The next
+   * session of that profile waits for this close before it launches again.
+   */
+  async closeProfile(host: BrowserHost): Promise<boolean> {
+    for (const [dir, p] of this.profiles) {
+      if ((await p.catch(() => null)) !== host) continue;
+      this.profiles.delete(dir);
+      const closing = host.browser.close().catch(() => undefined);
+      this.closingProfiles.set(dir, closing);
+      void closing.then(() => {
+        if (this.closingProfiles.get(dir) === closing) this.closingProfiles.delete(dir);
+      });
+      await closing;
+      return true;
+    }
+    return false;
+  }
+
   /** Is this host a shared one still handed out (not to be closed when one session ends)? */
   async isShared(host: BrowserHost): Promise<boolean> {
     for (const p of this.shared.values()) if ((await p.catch(() => null)) === host) return true;
@@ -81,8 +130,8 @@ export class BrowserPool {
     return this.shared.size;
   }
 
-  private async launch(executable: string, headless: boolean): Promise<BrowserHost> {
-    const browser = await launchChromium({ executable, headless });
+  private async launch(executable: string, headless: boolean, userDataDir?: string): Promise<BrowserHost> {
+    const browser = await launchChromium({ executable, headless, ...(userDataDir ? { userDataDir } : {}) });
     const host: BrowserHost = {
       browser,
       identity: await identify(browser),
@@ -97,10 +146,13 @@ export class BrowserPool {
     return host;
   }
 
-  /** Close every shared browser. */
+  /** Close every shared and profile browser (and wait for profile browsers already closing). */
   async close(): Promise<void> {
-    const all = [...this.shared.values()];
+    const all = [...this.shared.values(), ...this.profiles.values()];
     this.shared.clear();
+    this.profiles.clear();
+    // a profile browser closing flushes its cookies to disk: the next run reads them
+    await Promise.all(this.closingProfiles.values());
     await Promise.all(
       all.map(async (p) => {
         const host = await p.catch(() => null);

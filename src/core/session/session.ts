@@ -27,6 +27,8 @@ export interface SessionOptions {
   dialogPolicy: 'accept' | 'dismiss' | 'report';
   /** Who owns it (an HTTP MCP client, a CLI profile…); null = shared. */
   owner: string | null;
+  /** A persistent Chromium profile (user_data_dir) the session runs in: stop closes its pages, not the profile's context. */
+  profileDir?: string;
   /** Attached to a person's browser over CDP: stop releases instead of closing. */
   attached?: { cdpUrl: string; release(host: BrowserHost): Promise<void>; unclaim(targetId: string): void };
 }
@@ -213,7 +215,12 @@ export class Session {
     this.pages.clear();
     this.activePageId = null;
     for (const p of pages) p.dispose();
-    if (reason !== 'crashed') await this.context.close().catch(() => undefined);
+    if (reason !== 'crashed') {
+      // a profile's context is the browser's own (it lives on disk): only this session's tabs go
+      if (this.options.profileDir) {
+        await Promise.all(pages.map((p) => p.raw.close({ runBeforeUnload: false }).catch(() => undefined)));
+      } else await this.context.close().catch(() => undefined);
+    }
     this.dropPartialDownloads();
     await this.state.dispose();
     return true;

@@ -12,21 +12,14 @@ export const CONFIG_FUNCTION = 'browser::on-config-change';
 const isMissing = (e: unknown): boolean => (e as { code?: string })?.code === 'function_not_found';
 
 /**
- * Seed 002 keys brow accepts but cannot apply, and why. (screenshot_quality and max_snapshot_nodes
- * are brow configuration keys of the same name and meaning, so they are applied like the rest.)
+ * Seed 002 keys brow accepts but cannot apply, and why: none today. (screenshot_quality,
+ * max_snapshot_nodes and user_data_dir are brow configuration keys of the same name and meaning,
+ * so they are applied like the rest.)
  */
-export const NOT_APPLIED: Record<string, string> = {
-  user_data_dir:
-    'brow has no persistent Chromium profile: each session is a fresh browser context in a shared Chromium (incognito by default), so there is no profile directory to point here; data_dir (where sessions keep downloads) is a different setting',
-};
+export const NOT_APPLIED: Record<string, string> = {};
 
-/** The schema registered under `browser`: brow's configuration plus seed 002's user_data_dir. */
-export const busConfigSchema = configSchema.extend({
-  user_data_dir: z
-    .string()
-    .default('')
-    .describe(`Seed 002's Chromium profile directory: accepted, not applied (${NOT_APPLIED.user_data_dir})`),
-});
+/** The schema registered under `browser`: brow's configuration, which holds every seed 002 key. */
+export const busConfigSchema = configSchema;
 
 /** What applying a stored value did: the keys applied, accepted but not applied (why), unknown (skipped). */
 export interface ConfigReport {
