@@ -393,7 +393,10 @@ export function renderEffect(e: Effect, targetLine?: string): string {
     );
   }
   for (const c of e.console_errors) lines.push(`Console ${c.level}: ${c.text.split('\n')[0]}`);
-  if (e.changes && !isEmptyDiff(e.changes)) lines.push(renderDiff(e.changes));
+  // the changed lines are page text: between brow's page-content lines, as a listing's are (the
+  // doors with content boundaries mark them)
+  if (e.changes && !isEmptyDiff(e.changes))
+    lines.push('<page-content>', renderDiff(e.changes), '</page-content>');
   else if (e.navigation) lines.push('The page navigated: take a fresh snapshot; old refs are stale.');
   return lines.join('\n');
 }
