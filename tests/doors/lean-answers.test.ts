@@ -10,6 +10,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities, getCapability } from '../../src/capabilities/registry.js';
 import { createMcpServer } from '../../src/doors/mcp/server.js';
+import { CORE_TOOLS, parseCaps } from '../../src/doors/mcp/caps.js';
+import { toMcpTool } from '../../src/doors/mcp/tools.js';
 import { compactData, compactSchema, type StructuredMode } from '../../src/runtime/compact.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
@@ -219,6 +221,18 @@ describe('the tool list', () => {
     console.log('tools/list bytes:', sizes);
     for (const m of ['compact', 'full', 'off'] as const)
       expect(sizes[m], m).toBeLessThanOrEqual(TOOL_LIST_BYTES[m]);
+  });
+
+  it('--caps=core lists the task tools in at most 24 KB', () => {
+    const core = capabilities.filter(parseCaps('core', capabilities));
+    expect(core.map((c) => c.name).sort()).toEqual([...CORE_TOOLS].sort());
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: core.map((c) => toMcpTool(c, 'compact')) }));
+    console.log('tools/list bytes with --caps=core:', bytes);
+    expect(bytes).toBeLessThanOrEqual(24_000);
+    // core plus a group, and all
+    const withStorage = capabilities.filter(parseCaps('core,storage', capabilities));
+    expect(withStorage.some((c) => c.name === 'browser_cookies')).toBe(true);
+    expect(capabilities.filter(parseCaps('all', capabilities))).toHaveLength(capabilities.length);
   });
 
   it('marks every tool that changes a page destructive, and read-only tools not', async () => {

@@ -26,10 +26,39 @@ const GROUPS: Record<CapabilityGroup, true> = {
 export const CAPABILITY_GROUPS = Object.keys(GROUPS) as CapabilityGroup[];
 
 /**
+ * `--caps=core`: the tools an agent needs to finish a task on a page, in a tool list of about
+ * 24 KB (the whole list is about three times that): open and move, look, act, wait, answer a
+ * dialog, read, check with a script or a picture. Add groups to it: `--caps=core,storage`.
+ */
+export const CORE_TOOLS = [
+  'browser_open_page',
+  'browser_navigate',
+  'browser_history',
+  'browser_list_pages',
+  'browser_list_elements',
+  'browser_find',
+  'browser_click',
+  'browser_fill',
+  'browser_type',
+  'browser_press',
+  'browser_select',
+  'browser_check',
+  'browser_hover',
+  'browser_drag',
+  'browser_upload_file',
+  'browser_fill_form',
+  'browser_wait',
+  'browser_handle_dialog',
+  'browser_evaluate',
+  'browser_screenshot',
+  'browser_read_page',
+] as const;
+
+/**
  * Parse a `--caps` value into a predicate over capabilities. Items are group names (or tool
- * names); `-x` turns x off. With only `-x` items everything else stays on
- * (`-scripts,-styles`); with any plain item only the named ones are on
- * (`sessions,pages,snapshot,actions`). Throws on a name that is neither a group nor a tool.
+ * names, `core` for CORE_TOOLS, `all` for every tool); `-x` turns x off. With only `-x` items
+ * everything else stays on (`-scripts,-styles`); with any plain item only the named ones are on
+ * (`sessions,pages,snapshot,actions`, `core,storage`). Throws on a name that is neither.
  */
 export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap: AnyCapability) => boolean {
   const items = (spec ?? '')
@@ -43,13 +72,19 @@ export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap:
   for (const item of items) {
     const negated = item.startsWith('-');
     const name = item.replace(/^[-+]/, '');
+    if (name === 'all' && !negated) continue;
+    if (name === 'core' && !negated) {
+      for (const t of CORE_TOOLS) if (names.has(t)) on.add(t);
+      continue;
+    }
     if (!(name in GROUPS) && !names.has(name)) {
       throw new Error(
-        `--caps: "${name}" is neither a capability group (${CAPABILITY_GROUPS.join(', ')}) nor a tool name.`,
+        `--caps: "${name}" is neither a capability group (${CAPABILITY_GROUPS.join(', ')}), core, all, nor a tool name.`,
       );
     }
     (negated ? off : on).add(name);
   }
+  if (items.some((i) => i.replace(/^\+/, '') === 'all')) on.clear();
   const named = (c: AnyCapability, set: Set<string>) => set.has(c.group) || set.has(c.name);
   return (c) => (on.size === 0 || named(c, on)) && !named(c, off);
 }
