@@ -40,6 +40,9 @@ export function natsFromValues(v: NatsValues): NatsOptions | null {
   };
 }
 
+/** The NATS URL without the credentials it may carry (user:pass@, token@), for logs. */
+export const redact = (url: string): string => url.replace(/\/\/[^@/]*@/g, '//***@');
+
 /** A gateway runtime on the cluster (the doors' config for its own settings). */
 export async function gatewayRuntime(nats: NatsOptions, config: BrowConfigInput): Promise<Runtime> {
   const { ClusterRuntime } = await import('./gateway.js');
@@ -66,8 +69,10 @@ export async function runNode(
     await runtime.close();
     throw e;
   });
+  // sessions will come: launch Chromium now, not on the first one
+  if (runtime.config.prelaunch) runtime.prelaunch();
   log(
-    `worker ${id} serving up to ${runtime.config.max_sessions} sessions on ${nats.url} (prefix ${nats.prefix ?? 'brow'})`,
+    `worker ${id} serving up to ${runtime.config.max_sessions} sessions on ${redact(nats.url)} (prefix ${nats.prefix ?? 'brow'})`,
   );
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -84,6 +89,8 @@ export async function runNode(
   });
 }
 
+const HEARTBEAT_WAIT_MS = 1200;
+
 /** `brow cluster status`: the workers the cluster has now. */
 export async function clusterStatus(
   nats: NatsOptions,
@@ -97,9 +104,13 @@ export async function clusterStatus(
   ]);
   const nc = await connectNats({ ...nats, name: 'brow-cluster-status' });
   try {
-    const workers = await new WorkerTable(nc, subjects(nats.prefix ?? 'brow')).refresh();
+    const table = new WorkerTable(nc, subjects(nats.prefix ?? 'brow'));
+    // a second of heartbeats first: every live worker is then known, and a busy one is waited for
+    await new Promise((r) => setTimeout(r, HEARTBEAT_WAIT_MS));
+    const workers = await table.refresh();
     if (json) out(`${JSON.stringify({ workers })}\n`);
-    else if (workers.length === 0) out(`No brow worker on ${nats.url} (prefix ${nats.prefix ?? 'brow'}).\n`);
+    else if (workers.length === 0)
+      out(`No brow worker on ${redact(nats.url)} (prefix ${nats.prefix ?? 'brow'}).\n`);
     else {
       const rows = [
         ['WORKER', 'SESSIONS', 'LOAD', 'CHROMIUM', 'UPTIME', 'HOST', 'STATE'],
@@ -107,7 +118,7 @@ export async function clusterStatus(
           w.id,
           `${w.sessions}/${w.capacity}`,
           String(w.load),
-          w.chromium_version ?? '?',
+          (w.chromium_version ?? '?').replace(/ built on .*/, ''),
           `${w.uptime_s} s`,
           `${w.host}:${w.pid}`,
           w.draining ? 'draining' : 'up',

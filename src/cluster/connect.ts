@@ -90,6 +90,8 @@ export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
     return await connect(await connectionOptions(o));
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw new Error(`Cannot connect to NATS at ${o.url}: ${why}`, { cause: e });
+    throw new Error(`Cannot connect to NATS at ${o.url.replace(/\/\/[^@/]*@/g, '//***@')}: ${why}`, {
+      cause: e,
+    });
   }
 }

@@ -27,6 +27,9 @@ import { WorkerTable } from './workers.js';
 
 /** Calls that start a session: they go to the worker with the most room. */
 const PLACEMENT = new Set(['browser_start_session', 'browser_attach_session', 'browser_list_tabs']);
+/** nats.js's ErrorCode values (constants here: the module is loaded once, by connect). */
+const NO_RESPONDERS = '503';
+const TIMEOUT = 'TIMEOUT';
 /** How often the gateway checks that the workers running its calls are still there. */
 const LIVENESS_MS = 250;
 
@@ -120,7 +123,7 @@ export class ClusterRuntime implements Runtime {
     if (this.disconnected) {
       return failure(
         'connection_failed',
-        `brow is not connected to NATS (${this.options.url}) right now; it is reconnecting.`,
+        `brow is not connected to NATS right now; it is reconnecting.`,
         'Try again in a moment; if it persists, check the NATS server.',
         { reason: 'nats_disconnected' },
       );
@@ -204,7 +207,6 @@ export class ClusterRuntime implements Runtime {
     opts: InvokeOptions,
     id?: string,
   ): Promise<Outcome> {
-    const { ErrorCode } = await import('nats');
     const call = `${++this.seq}`;
     const back = `${this.inbox}.${call}`;
     const chunks: Uint8Array[] = [];
@@ -239,8 +241,8 @@ export class ClusterRuntime implements Runtime {
         .then((r) => ('chunks' in r ? this.joinChunks(chunks, r.chunks) : r))
         .catch((e: unknown) => {
           const code = (e as { code?: string }).code;
-          if (code === ErrorCode.NoResponders) return this.lost(worker, id);
-          if (code === ErrorCode.Timeout) {
+          if (code === NO_RESPONDERS) return this.lost(worker, id);
+          if (code === TIMEOUT) {
             return failure(
               'timeout',
               `${name} got no answer from worker ${worker || '(any)'} in time.`,

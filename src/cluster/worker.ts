@@ -155,8 +155,8 @@ export class ClusterWorker {
   /** A draining or full worker turns new sessions away (the gateway tries the next worker). */
   private refusal(msg: CallMessage, placing: boolean): Outcome | null {
     if (!this.draining) {
-      const full = this.status().sessions >= this.runtime.config.max_sessions;
-      if (placing && full && PLACEMENT.has(msg.name)) {
+      const starts = placing && PLACEMENT.has(msg.name);
+      if (starts && this.status().sessions >= this.runtime.config.max_sessions) {
         return failure('resource_limit', `Worker ${this.id} is full.`, 'Another worker may have room.', {
           reason: 'worker_full',
           worker: this.id,

@@ -44,21 +44,31 @@ export class WorkerTable {
     this.known.delete(id);
   }
 
-  /** Ask every worker for its status now (answers stop arriving → done). */
+  /**
+   * Ask every worker for its status now. The workers heard from lately are waited for (at most
+   * 1 s: one that died meanwhile costs that wait); with none known, done 300 ms after the last answer.
+   */
   async refresh(): Promise<WorkerStatus[]> {
     const { RequestStrategy } = await import('nats');
+    const expected = new Set(
+      [...this.known.values()].filter((k) => Date.now() - k.seen < STALE_MS).map((k) => k.status.id),
+    );
+    const waited = expected.size > 0;
     const seen: WorkerStatus[] = [];
     try {
       const replies = await this.nc.requestMany(this.s.all('status'), encode({}), {
-        strategy: RequestStrategy.JitterTimer,
-        maxWait: 1000,
-        jitter: 40,
+        ...(waited
+          ? { strategy: RequestStrategy.Timer, maxWait: 1000 }
+          : { strategy: RequestStrategy.JitterTimer, maxWait: 1000, jitter: 300 }),
       });
       for await (const m of replies) {
         if (m.data.length === 0) continue;
         const st = decode<WorkerStatus>(m.data);
         seen.push(st);
         this.note(st);
+        expected.delete(st.id);
+        // all the known ones answered: no need to wait out the timer
+        if (waited && expected.size === 0 && this.known.size <= seen.length) break;
       }
     } catch {
       // no responders: no worker is connected

@@ -4,7 +4,7 @@
  * affinity, a SIGKILLed worker's sessions fail fast with worker_lost, SIGTERM drains, gateways
  * come and go without losing sessions, and the workers' own policies hold through a gateway.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRuntime } from '../../src/cluster/gateway.js';
 import { consoleRoute } from '../../src/doors/console/routes.js';
 import { startHttpServer } from '../../src/doors/http/server.js';
+import { createBrow } from '../../src/doors/lib/brow.js';
 import type { Outcome } from '../../src/runtime/outcome.js';
 import type { BrowEvent } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
@@ -34,6 +35,7 @@ let nats: Nats;
 let server: FixtureServer;
 const workers: Worker[] = [];
 const gateways: ClusterRuntime[] = [];
+const children: ChildProcess[] = [];
 let gw: ClusterRuntime;
 
 async function gateway(prefix?: string): Promise<ClusterRuntime> {
@@ -51,6 +53,12 @@ async function ok(g: ClusterRuntime, name: string, input: Record<string, unknown
 function failed(o: Outcome): { code: string; reason: unknown } {
   if (o.ok) throw new Error(`unexpectedly ok: ${o.content}`);
   return { code: o.data.error_code, reason: o.data.reason };
+}
+
+async function addRef(g: ClusterRuntime, pageId: string): Promise<string> {
+  const snap = await ok(g, 'browser_list_elements', { page_id: pageId });
+  return (snap.snapshot.refs as any[]).find((r) => r.role === 'button' && r.accessible_name === 'Add one')
+    .ref;
 }
 
 /** Snapshot → click "Add one" by its ref → the count changed: the whole round trip through the gateway. */
@@ -82,6 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(gateways.map((g) => g.close().catch(() => undefined)));
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await Promise.all(workers.map((w) => w.kill()));
   await nats?.stop();
   await server?.close();
@@ -230,6 +239,52 @@ describe('brow cluster on NATS', () => {
       /Cannot connect to NATS.*(Authorization|auth)/i,
     );
   }, 30_000);
+
+  it('brow serve --nats, createBrow({nats}) and the console viewport are gateways too', async () => {
+    const serve = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--nats', nats.url, '--nats-token', TOKEN, '--no-console'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BROW_NO_BUNDLE: '1' } },
+    );
+    children.push(serve);
+    let out = '';
+    serve.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    serve.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    for (let i = 0; i < 300 && !/tool API at (\S+)\/v1\/tools/.test(out); i++) {
+      if (serve.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const base = /tool API at (\S+)\/v1\/tools/.exec(out)?.[1];
+    expect(base, out).toBeTruthy();
+    const listed = await fetch(`${base}/v1/tools/browser_list_sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    }).then((r) => r.json() as Promise<any>);
+    expect(listed.data.sessions.map((s: any) => s.session_id)).toEqual(expect.arrayContaining(sessions));
+    serve.kill('SIGTERM');
+    expect(await new Promise((r) => serve.once('exit', r))).toBe(0);
+
+    const brow = await createBrow({ nats: { url: nats.url, token: TOKEN } });
+    try {
+      const page = await brow.listPages({ session_id: sessions[1] });
+      expect(page.ok && (page.data.pages as any[]).map((p) => p.page_id)).toContain(pageB);
+    } finally {
+      await brow.close();
+    }
+
+    const frames: unknown[] = [];
+    const stop = gw.live().watch(pageA, { frame: (f) => frames.push(f) });
+    try {
+      for (let i = 0; i < 200 && frames.length === 0; i++) {
+        if (i % 20 === 10) await ok(gw, 'browser_click', { page_id: pageA, ref: await addRef(gw, pageA) });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(frames.length).toBeGreaterThan(0);
+    } finally {
+      stop();
+    }
+  }, 60_000);
 
   it("SIGKILL: the dead worker's sessions fail fast with worker_lost, the others go on, new sessions go to the survivor", async () => {
     const wb = workers.find((w) => w.name === 'wb')!;

@@ -10,6 +10,13 @@ const needNats = (cmd: string) =>
     hint: 'Give the NATS server, e.g. --nats nats://127.0.0.1:4222 (or set BROW_NATS).',
   });
 
+/** A NATS server that cannot be reached (or refuses the credentials), said as a usage problem. */
+export function natsUnreachable(e: unknown): UsageError {
+  return new UsageError(e instanceof Error ? e.message : String(e), {
+    hint: 'Check --nats (is nats-server running there?) and the credentials (--nats-token, --nats-user/--nats-pass, --nats-creds).',
+  });
+}
+
 function checked<T>(f: () => T): T {
   try {
     return f();
@@ -45,7 +52,11 @@ export async function nodeCommand(argv: string[], io: Streams): Promise<number> 
     });
   }
   const { runNode } = await import('../../cluster/cli.js');
-  const code = await runNode(nats, loaded, values.name, (line) => io.err(`brow: ${line}\n`));
+  const code = await runNode(nats, loaded, values.name, (line) => io.err(`brow: ${line}\n`)).catch(
+    (e: unknown) => {
+      throw /NATS/.test(String(e)) ? natsUnreachable(e) : e;
+    },
+  );
   setTimeout(() => process.exit(code), 50).unref();
   return code;
 }
@@ -66,5 +77,7 @@ export async function clusterCommand(argv: string[], io: Streams): Promise<numbe
   const nats = checked(() => natsFromValues(values));
   if (!nats) throw needNats('cluster status');
   const { clusterStatus } = await import('../../cluster/cli.js');
-  return clusterStatus(nats, values.json, io.out);
+  return clusterStatus(nats, values.json, io.out).catch((e: unknown) => {
+    throw natsUnreachable(e);
+  });
 }

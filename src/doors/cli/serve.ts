@@ -9,6 +9,7 @@ import { runtimeFromArgs } from './builtins.js';
 import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import type { Streams } from './output.js';
 import { runUntilSignal } from './until-signal.js';
+import { natsUnreachable } from './cluster-cmd.js';
 import { own, UsageError } from './usage-error.js';
 
 /** The door's runtime: a cluster gateway with --nats, else a core in this process; with the --caps view. */
@@ -33,7 +34,11 @@ async function doorRuntime(
     });
   }
   const { gatewayRuntime } = await import('../../cluster/cli.js');
-  const runtime = await gatewayRuntime(nats, loadFromArgs(extractConfigArgs(argv)).config);
+  const runtime = await gatewayRuntime(nats, loadFromArgs(extractConfigArgs(argv)).config).catch(
+    (e: unknown) => {
+      throw natsUnreachable(e);
+    },
+  );
   return caps ? restrictRuntime(runtime, enabled) : runtime;
 }
 
@@ -59,7 +64,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
       hint: 'Give 0..65535 (0 picks a free one).',
     });
   }
-  const { runtime } = await runtimeFromArgs(argv, values.caps);
+  const runtime = await doorRuntime(argv, values.caps, values);
   const [{ consoleRoute }, { eventsRoute }, { startHttpServer }, { mcpHttpRoute }, { demoRoute }] =
     await Promise.all([
       import('../console/routes.js'),
