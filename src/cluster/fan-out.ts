@@ -39,7 +39,7 @@ export function mergeDoctor(workers: WorkerStatus[], outs: Outcome[], consoleUrl
     `Cluster: ${workers.length} worker(s), ${sessions}/${capacity} sessions.`,
     ...workers.map(
       (w) =>
-        `- ${w.id} on ${w.host}: ${w.sessions}/${w.capacity} sessions, load ${w.load}, Chromium ${w.chromium_version ?? '?'}, up ${w.uptime_s} s${w.draining ? ', draining' : ''}`,
+        `- ${w.id} on ${w.host}: ${w.sessions}/${w.capacity} sessions, load ${w.load}, ${w.chromium_version ?? 'Chromium ?'}, up ${w.uptime_s} s${w.draining ? ', draining' : ''}`,
     ),
     ...(first ? ['First worker:', first.content] : []),
   ];
