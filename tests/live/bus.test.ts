@@ -1,4 +1,4 @@
-/** The live functions on the bus: browser::handoff(+::confirm), browser::recording::start/stop, and the picked / handoff-requested triggers. */
+/** The live functions on the bus: browser::handoff(+::confirm), browser::pick, browser::recording::start/stop, and the picked / handoff-requested triggers. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,5 +98,33 @@ describe('live functions on the bus', () => {
     });
     const acted = await env.call('browser::act', { session_id, action: 'click', ref: payload.element.ref });
     expect(acted.ok).toBe(true);
+  });
+  it('browser::pick asks a person and blocks until they point; the answer is a ref browser::act takes', async () => {
+    const { session_id } = await env.call('browser::sessions::start', {
+      url: env.server.url('live/form.html'),
+    });
+    const page = [...env.runtime.core.session(session_id).pages.values()][0]!;
+    const requested = new Promise<any>((resolve) => {
+      const off = env.runtime.subscribe({ session_id, types: ['pick-requested'] }, (e) => {
+        off();
+        resolve(e);
+      });
+    });
+    const pending = env.call('browser::pick', {
+      session_id,
+      instructions: 'Point at Go',
+      timeout_ms: 20_000,
+    });
+    const event = await requested;
+    const rect = await page.raw.$eval('#go', (el) => el.getBoundingClientRect().toJSON());
+    // the person points through the web console
+    await liveSurface(env.runtime.core).pick(page.id, rect.x + rect.width / 2, rect.y + rect.height / 2);
+    const out = await pending;
+    expect(out).toMatchObject({ pick_id: event.pick_id, element: { tag: 'button', name: 'Go' } });
+    const acted = await env.call('browser::act', { session_id, action: 'click', ref: out.element.ref });
+    expect(acted.ok).toBe(true);
+    // nobody points: the call ends at its timeout, typed
+    const late = await env.fail('browser::pick', { session_id, timeout_ms: 1000 });
+    expect(late.code).toBe('timeout');
   });
 });

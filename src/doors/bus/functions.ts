@@ -406,6 +406,16 @@ export const BUS_FUNCTIONS: BusFunction[] = [
       }),
   }),
   fn({
+    id: 'browser::pick',
+    description:
+      'Ask a person to point at an element (in the page, or in the web console); blocks until they do or the timeout; element.ref feeds browser::act. browser::picked fires too.',
+    request: rq.pick,
+    response: rs.pick,
+    capability: 'browser_pick',
+    input: (p) => defined({ ...p }),
+    output: (d) => ({ pick_id: d.pick_id, element: d.element }),
+  }),
+  fn({
     id: 'browser::handoff::confirm',
     description:
       'Resolve a pending handoff from outside the page: by handoff_id, or the one pending for a session_id.',

@@ -151,6 +151,16 @@ export const requests = {
       .optional()
       .describe('How long to wait for the person (default 300000)'),
   }),
+  pick: req({
+    session_id: sessionId,
+    instructions: z.string().min(1).max(2000).optional().describe('What the person should point at'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .optional()
+      .describe('How long to wait for the person (default 300000)'),
+  }),
   handoffConfirm: req({
     handoff_id: z.string().min(1).optional().describe('The handoff to resolve'),
     session_id: sessionId.optional().describe('Resolve the one pending handoff of this session'),
@@ -268,6 +278,10 @@ export const responses = {
     navigated: z.boolean().optional(),
     changes: z.unknown().optional(),
     cookies_added: z.array(z.object({ name: z.string(), domain: z.string() })).optional(),
+  }),
+  pick: z.object({
+    pick_id: z.string(),
+    element: z.looseObject({ ref: z.string(), tag: z.string(), role: z.string(), name: z.string() }),
   }),
   handoffConfirm: z.object({ ok: z.boolean(), handoff_id: z.string().optional() }),
   recordingStart: z.object({ ok: z.boolean(), path: z.string(), format: z.enum(['webm', 'mp4']) }),
