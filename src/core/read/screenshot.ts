@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { boxInPage, locate } from '../actions/locate.js';
+import { withDeadline } from '../deadline.js';
 import { BrowserError, classifyError } from '../errors.js';
 import { workspacePath, workspaceRoot } from '../paths.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
@@ -151,16 +152,6 @@ async function capture(
   let clipped = false;
   const timeoutMs = page.session.config.default_timeout_ms;
   for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new BrowserError('timeout', `Chromium did not deliver the screenshot within ${timeoutMs} ms.`),
-          ),
-        timeoutMs,
-      );
-    });
     try {
       const shot = page.cdp.send('Page.captureScreenshot', {
         format,
@@ -169,7 +160,9 @@ async function capture(
         captureBeyondViewport: beyond,
         fromSurface: true,
       });
-      const { data } = await sendRacingDialog(page, Promise.race([shot, deadline]));
+      const late = () =>
+        new BrowserError('timeout', `Chromium did not deliver the screenshot within ${timeoutMs} ms.`);
+      const { data } = await sendRacingDialog(page, withDeadline(shot, timeoutMs, late));
       return { data: Buffer.from(data, 'base64'), region: r, clipped };
     } catch (e) {
       if (e instanceof BrowserError) throw e;
@@ -189,8 +182,6 @@ async function capture(
       // Chromium refuses regions it cannot allocate: halve the height and say so
       r = { ...r, height: Math.floor(r.height / 2) };
       clipped = true;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
