@@ -45,13 +45,14 @@ export class ClusterRuntime implements Runtime {
   config: BrowConfig;
   readonly workers: WorkerTable;
   private readonly s: ReturnType<typeof subjects>;
+  private readonly prefix: string;
   private readonly inbox: string;
   private readonly backs = new Map<string, (subject: string, data: Uint8Array) => void>();
   private readonly inflight = new Map<string, InFlight>();
   /** Each caller's last worker: calls that name no session mean the session used last, which lives there. */
   private readonly sticky = new Map<string | null, string>();
-  private readonly listeners = new Set<{ filter: EventFilter; fn: (e: BrowEvent) => void }>();
   private readonly recent: BrowEvent[] = [];
+  private readonly recentKeys = new Set<string>();
   private readonly subs: Subscription[] = [];
   private liveness: NodeJS.Timeout | undefined;
   private consoleUrl: Promise<string | null> = Promise.resolve(null);
@@ -65,7 +66,8 @@ export class ClusterRuntime implements Runtime {
     config: BrowConfigInput,
   ) {
     this.config = configSchema.parse(config);
-    this.s = subjects(options.prefix ?? 'brow');
+    this.prefix = options.prefix ?? 'brow';
+    this.s = subjects(this.prefix);
     this.inbox = `_INBOX.brow.${nc.info?.client_id ?? ''}${Math.random().toString(36).slice(2)}`;
     this.workers = new WorkerTable(nc, this.s);
     this.subs.push(
@@ -76,7 +78,6 @@ export class ClusterRuntime implements Runtime {
           this.backs.get(call)?.(m.subject, m.data);
         },
       }),
-      nc.subscribe(this.s.eventsAll, { callback: (err, m) => !err && this.onEvent(decode(m.data)) }),
     );
     void this.watchConnection();
   }
@@ -330,26 +331,49 @@ export class ClusterRuntime implements Runtime {
       : mergeDoctor(workers, outs, await this.consoleUrl);
   }
 
-  private onEvent(e: BrowEvent): void {
+  /** Keep an event for history(), once (two listeners may both receive it). */
+  private keep(e: BrowEvent): void {
+    const key = `${e.session_id}#${e.seq}`;
+    if (this.recentKeys.has(key)) return;
+    this.recentKeys.add(key);
     this.recent.push(e);
-    if (this.recent.length > 1000) this.recent.splice(0, this.recent.length - 1000);
-    for (const l of this.listeners) {
-      if (!matches(l.filter, e)) continue;
-      try {
-        l.fn(e);
-      } catch {
-        // a listener's bug must not stop the others
+    if (this.recent.length > 1000) {
+      for (const old of this.recent.splice(0, this.recent.length - 1000)) {
+        this.recentKeys.delete(`${old.session_id}#${old.seq}`);
       }
     }
   }
 
+  /**
+   * Subscribe to the workers' events: NATS delivers only what the filter asks for (its session's
+   * subjects, its types), so a gateway is not sent every page's network events.
+   */
   subscribe(filter: EventFilter, fn: (e: BrowEvent) => void): () => void {
-    const entry = { filter, fn };
-    this.listeners.add(entry);
-    return () => void this.listeners.delete(entry);
+    // only plain tokens narrow the subjects (no wildcards from a caller); matches() filters the rest
+    const token = (v: string) => /^[\w-]+$/.test(v);
+    const sid = filter.session_id && token(filter.session_id) ? filter.session_id : null;
+    const where = sid ? `${workerOf(sid) ?? '*'}.${sid}` : '*.*';
+    const asked = filter.types ?? [];
+    const types = asked.length > 0 && asked.every(token) ? asked : ['*'];
+    const subs = types.map((t) =>
+      this.nc.subscribe(`${this.prefix}.ev.${where}.${t}`, {
+        callback: (err, m) => {
+          if (err) return;
+          const e = decode<BrowEvent>(m.data);
+          if (!matches(filter, e)) return;
+          this.keep(e);
+          try {
+            fn(e);
+          } catch {
+            // a listener's bug must not stop the stream
+          }
+        },
+      }),
+    );
+    return () => subs.forEach((sub) => sub.unsubscribe());
   }
 
-  /** The events this gateway received (the last 1000) since it connected. */
+  /** The events this gateway's listeners received (the last 1000). */
   history(filter: EventFilter, sinceSeq = 0): BrowEvent[] {
     return this.recent.filter((e) => matches(filter, e) && e.seq > sinceSeq);
   }

@@ -8,7 +8,7 @@
  *   P.all.status            every worker answers with its status (scatter-gather)
  *   P.all.release           every worker stops an owner's sessions
  *   P.hb                    each worker's status, every second
- *   P.ev.<worker>.<session> the event stream, per session
+ *   P.ev.<worker>.<session>.<type>  the event stream, per session and type (NATS filters for the listeners)
  */
 import type { InvokeOptions } from '../runtime/runtime.js';
 
@@ -21,8 +21,7 @@ export const subjects = (p: string) => ({
   sessionAll: (w: string) => `${p}.s.${w}.>`,
   all: (op: string) => `${p}.all.${op}`,
   heartbeat: `${p}.hb`,
-  events: (w: string, sessionId: string) => `${p}.ev.${w}.${sessionId}`,
-  eventsAll: `${p}.ev.>`,
+  events: (w: string, sessionId: string, type: string) => `${p}.ev.${w}.${sessionId}.${type}`,
 });
 
 /** The worker an id names: `s-<worker>-7` → worker; null for an id brow did not make. */

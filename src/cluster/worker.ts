@@ -89,7 +89,7 @@ export class ClusterWorker {
     });
     this.placement = on(this.s.place, (m) => this.onCall(m, true), 'brow-place');
     this.offEvents = this.runtime.subscribe({}, (e) =>
-      this.nc.publish(this.s.events(this.id, e.session_id), encode(e)),
+      this.nc.publish(this.s.events(this.id, e.session_id, e.type), encode(e)),
     );
     this.heartbeat = setInterval(
       () => this.nc.publish(this.s.heartbeat, encode(this.status())),

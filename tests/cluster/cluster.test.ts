@@ -140,6 +140,10 @@ describe('brow cluster on NATS', () => {
       await new Promise((r) => setTimeout(r, 20));
     off();
     expect(seen.some((e) => e.page_id === pageA && workerOf(e.session_id) === 'wa')).toBe(true);
+    // a reader resuming with since_seq gets them from the gateway's history
+    expect(gw.history({ session_id: sessions[0]!, types: ['navigated'] }).map((e) => e.page_id)).toContain(
+      pageA,
+    );
 
     const doctor = await ok(gw, 'browser_doctor');
     expect(doctor.cluster.workers.map((w: any) => w.id).sort()).toEqual(['wa', 'wb']);
