@@ -13,6 +13,14 @@ const cdpUrl = z.string().min(1).describe('CDP endpoint of a running Chrome, e.g
 
 const req = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 
+/** How long a call waits for a person (handoff, pick). */
+const personTimeout = z
+  .number()
+  .int()
+  .min(1000)
+  .optional()
+  .describe('How long to wait for the person (default 300000)');
+
 export const requests = {
   start: req({
     url: z.string().optional().describe('URL to open in the session (default about:blank)'),
@@ -144,22 +152,12 @@ export const requests = {
   handoff: req({
     session_id: sessionId,
     instructions: z.string().min(1).describe('What the person should do (CAPTCHA, 2FA, payment…)'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1000)
-      .optional()
-      .describe('How long to wait for the person (default 300000)'),
+    timeout_ms: personTimeout,
   }),
   pick: req({
     session_id: sessionId,
     instructions: z.string().min(1).max(2000).optional().describe('What the person should point at'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1000)
-      .optional()
-      .describe('How long to wait for the person (default 300000)'),
+    timeout_ms: personTimeout,
   }),
   handoffConfirm: req({
     handoff_id: z.string().min(1).optional().describe('The handoff to resolve'),
