@@ -49,6 +49,25 @@ export async function gatewayRuntime(nats: NatsOptions, config: BrowConfigInput)
   return ClusterRuntime.connect(nats, config);
 }
 
+/**
+ * The CLI daemon's runtime: a gateway when BROW_NATS names a cluster (with BROW_NATS_PREFIX,
+ * BROW_NATS_TOKEN, … as for the --nats flags), else a core in this process.
+ */
+export async function daemonRuntime(config: BrowConfigInput): Promise<Runtime> {
+  const nats = natsFromValues({
+    nats: process.env.BROW_NATS,
+    'nats-prefix': process.env.BROW_NATS_PREFIX,
+    'nats-token': process.env.BROW_NATS_TOKEN,
+    'nats-user': process.env.BROW_NATS_USER,
+    'nats-pass': process.env.BROW_NATS_PASS,
+    'nats-creds': process.env.BROW_NATS_CREDS,
+    'nats-nkey': process.env.BROW_NATS_NKEY,
+  });
+  if (nats) return gatewayRuntime(nats, config);
+  const { BrowRuntime } = await import('../runtime/runtime.js');
+  return new BrowRuntime(config);
+}
+
 /** `brow node`: serve this machine's Chromium to the cluster until SIGTERM (drain) or SIGINT. */
 export async function runNode(
   nats: NatsOptions,

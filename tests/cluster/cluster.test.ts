@@ -269,6 +269,23 @@ describe('brow cluster on NATS', () => {
     serve.kill('SIGTERM');
     expect(await new Promise((r) => serve.once('exit', r))).toBe(0);
 
+    // the CLI daemon, started by a browser command, is a gateway when BROW_NATS names the cluster
+    const env = { ...process.env, BROW_NATS: nats.url, BROW_NATS_TOKEN: TOKEN, BROW_CONSOLE: 'false' };
+    const profile = `cluster-${process.pid}`;
+    try {
+      const cli = await promisify(execFile)(
+        process.execPath,
+        [BIN, 'list-sessions', '--session', profile, '--json'],
+        {
+          env,
+        },
+      );
+      const fromCli = JSON.parse(cli.stdout).data.sessions.map((s: any) => s.session_id);
+      expect(fromCli).toEqual(expect.arrayContaining(sessions));
+    } finally {
+      await promisify(execFile)(process.execPath, [BIN, 'daemon', 'stop', '--session', profile], { env });
+    }
+
     const brow = await createBrow({ nats: { url: nats.url, token: TOKEN } });
     try {
       const page = await brow.listPages({ session_id: sessions[1] });

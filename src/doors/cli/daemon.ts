@@ -107,8 +107,9 @@ async function listen(server: Server, socket: string): Promise<boolean> {
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const { socket } = profilePaths(opts.profile);
   // loaded here, not at the top: the CLI client imports this file for probe() and BUILD only
-  const { BrowRuntime } = await import('../../runtime/runtime.js');
-  const runtime = new BrowRuntime(daemonConfig(opts));
+  // with BROW_NATS set, the daemon is a gateway to a brow cluster (docs/cluster.md)
+  const { daemonRuntime } = await import('../../cluster/cli.js');
+  const runtime = await daemonRuntime(daemonConfig(opts));
   // the web console starts once this daemon owns the socket (a daemon that lost the race serves none)
   const { consoleFromConfig } = await import('../console/serve-console.js');
   let consoleDoor: ReturnType<typeof consoleFromConfig> | null = null;
