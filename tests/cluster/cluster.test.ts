@@ -18,6 +18,7 @@ import type { Outcome } from '../../src/runtime/outcome.js';
 import type { BrowEvent } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { stdioClient } from '../doors/helpers.js';
 import { startNats, startWorker, type Nats, type Worker } from './harness.js';
 
 const BIN = new URL('../../bin/brow.js', import.meta.url).pathname;
@@ -304,6 +305,39 @@ describe('brow cluster on NATS', () => {
       expect(frames.length).toBeGreaterThan(0);
     } finally {
       stop();
+    }
+  }, 60_000);
+
+  it('brow mcp --nats is a gateway: an MCP client drives a session on a worker', async () => {
+    const { client, stderr } = await stdioClient(['--nats', nats.url, '--nats-token', TOKEN]);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.some((t) => t.name === 'browser_click')).toBe(true);
+      const text = async (name: string, args: Record<string, unknown>) => {
+        const r = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          content: { type: string; text?: string }[];
+          structuredContent?: any;
+        };
+        expect(r.isError, `${name}: ${JSON.stringify(r.content)} ${stderr()}`).toBeFalsy();
+        return r;
+      };
+      const opened = await text('browser_open_page', { url: server.url('cluster/counter.html') });
+      const pageId = opened.structuredContent.page_id as string;
+      // the page lives on a worker: its id names one
+      expect(['wa', 'wb']).toContain(workerOf(pageId));
+      const listing = (await text('browser_list_elements', { page_id: pageId })).content[0]!.text!;
+      const ref = /\[button ref=(e\d+)[^\]]*\] Add one/.exec(listing)?.[1];
+      expect(ref, listing).toBeTruthy();
+      await text('browser_click', { page_id: pageId, ref });
+      const count = await text('browser_evaluate', {
+        page_id: pageId,
+        expression: "document.getElementById('count').textContent",
+      });
+      expect(count.structuredContent.value).toBe('Count: 1');
+      await text('browser_close_page', { page_id: pageId });
+    } finally {
+      await client.close();
     }
   }, 60_000);
 

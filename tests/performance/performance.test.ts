@@ -44,9 +44,13 @@ describe('browser_performance', () => {
     expect(r.fcp_ms).toBeGreaterThan(0);
     expect(r.long_tasks.length).toBeGreaterThan(0);
     expect(r.long_tasks.length).toBeLessThanOrEqual(5);
-    expect(r.long_tasks[0].duration_ms).toBeGreaterThanOrEqual(150);
-    // the longest task is the click: its handler ran the busy loop
-    expect(r.long_tasks[0].what).toBe('click handler');
+    // the click's task is among the longest, named by its handler, which ran the 200 ms busy loop
+    // (on a loaded machine the reload's unload can take as long, so it need not be the first)
+    const click = (r.long_tasks as { what: string; duration_ms: number }[]).find(
+      (t) => t.what === 'click handler',
+    );
+    expect(click, JSON.stringify(r.long_tasks)).toBeTruthy();
+    expect(click!.duration_ms).toBeGreaterThanOrEqual(150);
     expect(r.warnings).toEqual([]);
 
     expect(r.trace_path).toBe(join('out', 'vitals.json'));

@@ -5,11 +5,15 @@
  * the last MAX_LOG entries. invoke() calls beginEntry before a logged handler and end() after it.
  */
 import type { BrowCore } from '../core.js';
+import { within } from '../deadline.js';
 import type { BrowPage } from '../session/page.js';
 import { evaluateIn } from '../snapshot/page-script.js';
 import { slot } from '../state-bag.js';
 import { describeLocator, describeRef, type TargetInfo } from './locator.js';
 import { TEXT_INPUT } from './tools.js';
+
+/** How long the log may spend reading a ref before the call (a busy page is not waited for). */
+const DESCRIBE_MS = 1000;
 
 /** The effect of a call, as much as a replay needs (waits) and a person reads. */
 export interface LoggedEffect {
@@ -119,9 +123,15 @@ export async function beginEntry(
     const r = bareRef(f.ref);
     if (r) refs.push([`fields.${i}.ref`, r]);
   });
-  if (page) {
+  // read outside the page's lock and before the call's own checks: never while a dialog blocks the
+  // page's script (the read would wait for it) or a person holds it, and never for long
+  if (page && !page.pendingDialog && !page.crashed && !page.closed) {
     for (const [k, r] of refs) {
-      const t = await describeRef(page, r).catch(() => null);
+      const t = await within(
+        describeRef(page, r).catch(() => null),
+        DESCRIBE_MS,
+        null,
+      );
       if (t) targets[k] = t;
     }
   }
