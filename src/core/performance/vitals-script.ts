@@ -81,6 +81,12 @@ export const READ_VITALS = `(async () => {
   const ttfb = nav ? Math.max(0, nav.responseStart - (nav.activationStart || 0)) : null;
   if (!v) return { url: location.href, lcp: null, cls: 0, shifts: 0, interactions: [], fcp_ms: null, ttfb_ms: ttfb, long_tasks: [], installed: false };
   for (const [o, fn] of v.observers) o.takeRecords().forEach(fn);
+  // a document that has content but no LCP yet has not painted it (a stop right after a navigation
+  // on a busy machine): give it a few more frames, about 1.6 s at most
+  for (let i = 0; i < 8 && !v.lcp && document.body && document.body.childElementCount > 0; i++) {
+    await frame();
+    for (const [o, fn] of v.observers) o.takeRecords().forEach(fn);
+  }
   const fcp = v.fcp ?? performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
   return {
     url: location.href,
