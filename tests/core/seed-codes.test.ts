@@ -72,6 +72,17 @@ describe("seed 001's error codes", () => {
         cdp_url: person.cdpUrl,
         adopt_url_substring: 'old-brow.html',
       });
+      // the person's tab may still be loading when it is adopted: wait for its document
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const o = await h.call('browser_evaluate', {
+          page_id: a.page_id,
+          expression: `location.href.includes('old-brow.html') && document.readyState === 'complete'`,
+        });
+        if (o.ok && o.data.value === true) break;
+        if (Date.now() > deadline) throw new Error(`the tab did not load: ${o.content}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
       const e = await h.err('browser_list_elements', { page_id: a.page_id });
       expect(e.code).toBe('version_mismatch');
       expect(e.content).toMatch(/another brow build/);
