@@ -12,9 +12,9 @@ export const NATS_CLI_OPTIONS = {
   'nats-pass': { type: 'string', default: process.env.BROW_NATS_PASS },
   'nats-creds': { type: 'string', default: process.env.BROW_NATS_CREDS },
   'nats-nkey': { type: 'string', default: process.env.BROW_NATS_NKEY },
-  'nats-tls-ca': { type: 'string' },
-  'nats-tls-cert': { type: 'string' },
-  'nats-tls-key': { type: 'string' },
+  'nats-tls-ca': { type: 'string', default: process.env.BROW_NATS_TLS_CA },
+  'nats-tls-cert': { type: 'string', default: process.env.BROW_NATS_TLS_CERT },
+  'nats-tls-key': { type: 'string', default: process.env.BROW_NATS_TLS_KEY },
 } as const;
 
 export const NATS_USAGE =
@@ -62,6 +62,9 @@ export async function daemonRuntime(config: BrowConfigInput): Promise<Runtime> {
     'nats-pass': process.env.BROW_NATS_PASS,
     'nats-creds': process.env.BROW_NATS_CREDS,
     'nats-nkey': process.env.BROW_NATS_NKEY,
+    'nats-tls-ca': process.env.BROW_NATS_TLS_CA,
+    'nats-tls-cert': process.env.BROW_NATS_TLS_CERT,
+    'nats-tls-key': process.env.BROW_NATS_TLS_KEY,
   });
   if (nats) return gatewayRuntime(nats, config);
   const { BrowRuntime } = await import('../runtime/runtime.js');

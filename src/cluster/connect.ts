@@ -83,15 +83,57 @@ export async function connectionOptions(o: NatsOptions): Promise<ConnectionOptio
   return opts;
 }
 
-/** Connect; a failure says which server and why. */
+/** Why a connection failed, from nats.js's and Node's error codes: credentials, TLS, or the server. */
+export function connectFailure(
+  e: unknown,
+): 'nats_auth' | 'nats_tls' | 'nats_credentials' | 'nats_unreachable' {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/AUTHORIZATION|AUTHENTICATION|PERMISSIONS/i.test(code) || /authorization violation/i.test(msg))
+    return 'nats_auth';
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)/i.test(code) || /\b(tls|ssl|certificate)\b/i.test(msg))
+    return 'nats_tls';
+  if (code === 'ENOENT' || code === 'EACCES' || /seed|creds|nkey|jwt/i.test(msg)) return 'nats_credentials';
+  return 'nats_unreachable';
+}
+
+const HINTS: Record<ReturnType<typeof connectFailure>, string> = {
+  nats_auth:
+    'The NATS server refused the credentials: check --nats-token, --nats-user/--nats-pass, --nats-nkey (a seed the server lists) or --nats-creds (a user JWT its operator and account signed).',
+  nats_tls:
+    'TLS failed: give the CA that signed the server certificate (--nats-tls-ca), and a client certificate (--nats-tls-cert/--nats-tls-key) if the server verifies clients.',
+  nats_credentials:
+    'A credentials or TLS file could not be read or parsed: check the files given to --nats-nkey, --nats-creds and --nats-tls-*.',
+  nats_unreachable: 'Check --nats (is nats-server running there, on that port?).',
+};
+
+/**
+ * Connect; a failure is a BrowserError `connection_failed` whose `reason` says what to fix
+ * (nats_auth, nats_tls, nats_credentials, nats_unreachable), with the server named (credentials hidden).
+ */
 export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
-  const { connect } = await import('nats');
+  const [{ connect }, { BrowserError }] = await Promise.all([import('nats'), import('../core/errors.js')]);
   try {
     return await connect(await connectionOptions(o));
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new Error(`Cannot connect to NATS at ${o.url.replace(/\/\/[^@/]*@/g, '//***@')}: ${why}`, {
-      cause: e,
-    });
+    let why = e instanceof Error ? e.message : String(e);
+    const reason = connectFailure(e);
+    // a mutual-TLS server that wants a client certificate closes after the TLS 1.3 handshake: nats.js sees a timeout
+    if (
+      reason === 'nats_unreachable' &&
+      /timeout/i.test(why) &&
+      (/(^|,)\s*tls:/i.test(o.url) || o.tlsCa || o.tlsCert)
+    )
+      why +=
+        ' (a TLS server that requires a client certificate ends the connection like this: --nats-tls-cert/--nats-tls-key)';
+    throw new BrowserError(
+      'connection_failed',
+      `Cannot connect to NATS at ${o.url.replace(/\/\/[^@/]*@/g, '//***@')}: ${why}`,
+      {
+        cause: e,
+        hint: HINTS[reason],
+        details: { reason },
+      },
+    );
   }
 }

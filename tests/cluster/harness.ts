@@ -120,7 +120,10 @@ export async function startWorker(natsUrl: string, name: string, extra: string[]
   proc.stderr?.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   await until(`worker ${name} to serve`, () => /serving up to/.test(log) || proc.exitCode !== null);
-  if (proc.exitCode !== null) throw new Error(`worker ${name} exited: ${log}`);
+  if (proc.exitCode !== null) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`worker ${name} exited (code ${proc.exitCode}): ${log}`);
+  }
   const kill = async () => {
     // Chromium and its helpers, found before their parent dies (then they would belong to init)
     const family = proc.pid ? descendants(proc.pid) : [];
