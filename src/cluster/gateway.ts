@@ -20,6 +20,7 @@ import {
 } from '../runtime/runtime.js';
 import { capabilities } from '../capabilities/registry.js';
 import { connectNats, type NatsOptions } from './connect.js';
+import { fillAnswer, fillLinks, GATEWAY_CONSOLE } from './console-link.js';
 import { mergeDoctor, mergeSessions } from './fan-out.js';
 import { remoteLive } from './gateway-live.js';
 import { decode, encode, ROUTING_FIELDS, subjects, workerOf } from './subjects.js';
@@ -215,7 +216,17 @@ export class ClusterRuntime implements Runtime {
       const kind = subj.slice(back.length + 1);
       if (kind === 'p') {
         const p = decode<{ done: number; total?: number; message?: string }>(data);
-        opts.progress?.(p.done, p.total, p.message);
+        const tell = (message?: string) => {
+          try {
+            opts.progress?.(p.done, p.total, message);
+          } catch {
+            // a door that cannot carry progress any more is no reason to fail the call
+          }
+        };
+        // a handoff's or pick's line names the console: this gateway's, filled in here
+        if (p.message?.includes(GATEWAY_CONSOLE))
+          void this.consoleUrl.then((base) => tell(fillLinks(p.message!, base)));
+        else tell(p.message);
       } else if (kind.startsWith('c')) chunks[Number(kind.slice(1))] = data;
     });
     let fail: (out: ErrorOutcome) => void = () => undefined;
@@ -238,8 +249,7 @@ export class ClusterRuntime implements Runtime {
       };
       const reply = this.nc
         .request(subject, encode(msg), { timeout: this.timeoutFor(name, input) })
-        .then((m) => decode<Outcome | { chunks: number }>(m.data))
-        .then((r) => ('chunks' in r ? this.joinChunks(chunks, r.chunks) : r))
+        .then((m) => this.answer(m.data, chunks))
         .catch((e: unknown) => {
           const code = (e as { code?: string }).code;
           if (code === NO_RESPONDERS) return this.lost(worker, id);
@@ -264,11 +274,18 @@ export class ClusterRuntime implements Runtime {
     }
   }
 
-  private async joinChunks(chunks: Uint8Array[], n: number): Promise<Outcome> {
-    // the chunks were published before the reply, on the same connection: they are here already
-    for (let i = 0; i < 20 && chunks.filter(Boolean).length < n; i++)
-      await new Promise((r) => setTimeout(r, 5));
-    return decode<Outcome>(Buffer.concat(chunks.slice(0, n)));
+  /** A worker's answer (or its chunks, when it said how many), with console links made this gateway's. */
+  private async answer(data: Uint8Array, chunks: Uint8Array[]): Promise<Outcome> {
+    let text = new TextDecoder().decode(data);
+    const first = JSON.parse(text) as Outcome | { chunks: number };
+    if ('chunks' in first) {
+      // the chunks were published before the reply, on the same connection: they are here already
+      for (let i = 0; i < 20 && chunks.filter(Boolean).length < first.chunks; i++)
+        await new Promise((r) => setTimeout(r, 5));
+      text = new TextDecoder().decode(Buffer.concat(chunks.slice(0, first.chunks)));
+    }
+    const out = 'chunks' in first ? (JSON.parse(text) as Outcome) : first;
+    return text.includes(GATEWAY_CONSOLE) ? fillAnswer(out, await this.consoleUrl) : out;
   }
 
   /** session_closed for a call whose worker is gone: crashed (worker_lost) or drained (worker_stopped). */

@@ -8,6 +8,7 @@ import type { Msg, NatsConnection, Subscription } from 'nats';
 import { failure, type Outcome } from '../runtime/outcome.js';
 import type { BrowRuntime } from '../runtime/runtime.js';
 import { connectNats, type NatsOptions } from './connect.js';
+import { GATEWAY_CONSOLE } from './console-link.js';
 import {
   decode,
   encode,
@@ -60,6 +61,8 @@ export class ClusterWorker {
   }
 
   private async serve(): Promise<void> {
+    // handoffs, picks and the doctor name the console of the gateway that carries the call
+    this.runtime.setConsoleUrl(GATEWAY_CONSOLE);
     const doctor = await this.runtime.invoke('browser_doctor', {});
     this.chromium = typeof doctor.data.chromium_version === 'string' ? doctor.data.chromium_version : null;
     const on = (subject: string, fn: (m: Msg) => unknown, queue?: string) => {
