@@ -276,16 +276,26 @@ export class ClusterRuntime implements Runtime {
 
   /** A worker's answer (or its chunks, when it said how many), with console links made this gateway's. */
   private async answer(data: Uint8Array, chunks: Uint8Array[]): Promise<Outcome> {
-    let text = new TextDecoder().decode(data);
-    const first = JSON.parse(text) as Outcome | { chunks: number };
-    if ('chunks' in first) {
-      // the chunks were published before the reply, on the same connection: they are here already
-      for (let i = 0; i < 20 && chunks.filter(Boolean).length < first.chunks; i++)
-        await new Promise((r) => setTimeout(r, 5));
-      text = new TextDecoder().decode(Buffer.concat(chunks.slice(0, first.chunks)));
-    }
-    const out = 'chunks' in first ? (JSON.parse(text) as Outcome) : first;
+    const text = await joined(data, chunks);
+    const out = JSON.parse(text) as Outcome;
     return text.includes(GATEWAY_CONSOLE) ? fillAnswer(out, await this.consoleUrl) : out;
+  }
+
+  /** A request whose answer may come in chunks (on this gateway's inbox), parsed. */
+  private async ask<T>(subject: string, msg: Record<string, unknown>, timeout: number): Promise<T> {
+    const call = `${++this.seq}`;
+    const back = `${this.inbox}.${call}`;
+    const chunks: Uint8Array[] = [];
+    this.backs.set(call, (subj, data) => {
+      const kind = subj.slice(back.length + 1);
+      if (kind.startsWith('c')) chunks[Number(kind.slice(1))] = data;
+    });
+    try {
+      const m = await this.nc.request(subject, encode({ ...msg, back }), { timeout });
+      return JSON.parse(await joined(m.data, chunks)) as T;
+    } finally {
+      this.backs.delete(call);
+    }
   }
 
   /** session_closed for a call whose worker is gone: crashed (worker_lost) or drained (worker_stopped). */
@@ -390,9 +400,27 @@ export class ClusterRuntime implements Runtime {
     return () => subs.forEach((sub) => sub.unsubscribe());
   }
 
-  /** The events this gateway's listeners received (the last 1000). */
-  history(filter: EventFilter, sinceSeq = 0): BrowEvent[] {
-    return this.recent.filter((e) => matches(filter, e) && e.seq > sinceSeq);
+  /**
+   * Recent events after a per-session seq, as the workers keep them (each its last 1000): the
+   * session's worker when the filter names one, else every worker, merged in time order. Events this
+   * gateway's listeners received from a worker that is gone since are kept here and included.
+   */
+  async history(filter: EventFilter, sinceSeq = 0): Promise<BrowEvent[]> {
+    const sid = filter.session_id;
+    const ids = sid
+      ? [workerOf(sid)].filter((w): w is string => !!w)
+      : (await this.workers.list()).map((w) => w.id);
+    const q = {
+      filter: { ...(sid ? { session_id: sid } : {}), ...(filter.types ? { types: filter.types } : {}) },
+      since: sinceSeq,
+    };
+    const parts = await Promise.all(
+      ids.map((w) => this.ask<BrowEvent[]>(this.s.workerOp(w, 'history'), q, 5000).catch(() => [])),
+    );
+    const byKey = new Map<string, BrowEvent>();
+    for (const e of [...this.recent.filter((e) => matches(filter, e) && e.seq > sinceSeq), ...parts.flat()])
+      byKey.set(`${e.session_id}#${e.seq}`, e);
+    return [...byKey.values()].sort((a, b) => a.timestamp - b.timestamp || a.seq - b.seq);
   }
 
   /**
@@ -429,6 +457,17 @@ export class ClusterRuntime implements Runtime {
       f.fail(failure('session_closed', 'The gateway is closing.', 'Connect again.'));
     await this.nc.drain().catch(() => undefined);
   }
+}
+
+/** An answer's text: the reply itself, or the chunks it announced (`{"chunks": n}`) joined. */
+async function joined(data: Uint8Array, chunks: Uint8Array[]): Promise<string> {
+  const text = new TextDecoder().decode(data);
+  const n = /^\{"chunks":(\d+)\}$/.exec(text)?.[1];
+  if (n === undefined) return text;
+  // the chunks were published before the reply, on the same connection: they are here already
+  for (let i = 0; i < 20 && chunks.filter(Boolean).length < Number(n); i++)
+    await new Promise((r) => setTimeout(r, 5));
+  return new TextDecoder().decode(Buffer.concat(chunks.slice(0, Number(n))));
 }
 
 function matches(f: EventFilter, e: BrowEvent): boolean {

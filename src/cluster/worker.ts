@@ -6,7 +6,7 @@
 import { hostname, loadavg, availableParallelism } from 'node:os';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { failure, type Outcome } from '../runtime/outcome.js';
-import type { BrowRuntime } from '../runtime/runtime.js';
+import type { BrowRuntime, EventFilter } from '../runtime/runtime.js';
 import { connectNats, type NatsOptions } from './connect.js';
 import { GATEWAY_CONSOLE } from './console-link.js';
 import {
@@ -85,6 +85,10 @@ export class ClusterWorker {
     on(this.s.workerOp(this.id, 'overview'), async (m) =>
       m.respond(encode(await this.runtime.live().overview())),
     );
+    on(this.s.workerOp(this.id, 'history'), (m) => {
+      const q = decode<{ filter?: EventFilter; since?: number; back: string }>(m.data);
+      this.reply(m, q.back, this.runtime.history(q.filter ?? {}, q.since ?? 0));
+    });
     on(this.s.all('status'), (m) => m.respond(encode(this.status())));
     on(this.s.all('release'), async (m) => {
       await this.runtime.releaseOwner(decode<{ owner: string }>(m.data).owner);
@@ -135,7 +139,7 @@ export class ClusterWorker {
   private async onCall(m: Msg, placing: boolean): Promise<void> {
     const msg = decode<CallMessage>(m.data);
     const refuse = this.refusal(msg, placing);
-    if (refuse) return this.reply(m, msg, refuse);
+    if (refuse) return this.reply(m, msg.back, refuse);
     const ac = new AbortController();
     this.running.set(msg.call, ac);
     try {
@@ -149,7 +153,7 @@ export class ClusterWorker {
             }
           : {}),
       });
-      this.reply(m, msg, out);
+      this.reply(m, msg.back, out);
     } finally {
       this.running.delete(msg.call);
     }
@@ -187,7 +191,8 @@ export class ClusterWorker {
     );
   }
 
-  private reply(m: Msg, msg: CallMessage, out: Outcome): void {
+  /** Answer a request; a body over NATS's max_payload goes as chunks to `back`, the reply says how many. */
+  private reply(m: Msg, back: string, out: unknown): void {
     const body = encode(out);
     const max = this.nc.info?.max_payload ?? 1024 * 1024;
     if (body.length <= max - 512) {
@@ -197,7 +202,7 @@ export class ClusterWorker {
     // larger than one NATS message: the chunks go to the caller's inbox, the reply says how many
     const size = max - 512;
     const n = Math.ceil(body.length / size);
-    for (let i = 0; i < n; i++) this.nc.publish(`${msg.back}.c${i}`, body.subarray(i * size, (i + 1) * size));
+    for (let i = 0; i < n; i++) this.nc.publish(`${back}.c${i}`, body.subarray(i * size, (i + 1) * size));
     m.respond(encode({ chunks: n }));
   }
 

@@ -32,8 +32,8 @@ export interface Runtime {
   invoke(name: string, input: unknown, opts?: InvokeOptions): Promise<Outcome>;
   /** Subscribe to the event stream; returns the unsubscribe function. */
   subscribe(filter: EventFilter, fn: (e: BrowEvent) => void): () => void;
-  /** Recent events matching the filter, after a per-session seq. */
-  history(filter: EventFilter, sinceSeq?: number): BrowEvent[];
+  /** Recent events matching the filter, after a per-session seq (a cluster gateway asks its workers: a promise). */
+  history(filter: EventFilter, sinceSeq?: number): BrowEvent[] | Promise<BrowEvent[]>;
   updateConfig(partial: Partial<BrowConfigInput>): BrowConfig;
   releaseOwner(owner: string): Promise<void>;
   close(): Promise<void>;

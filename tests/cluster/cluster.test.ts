@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRuntime } from '../../src/cluster/gateway.js';
 import { consoleRoute } from '../../src/doors/console/routes.js';
+import { eventsRoute } from '../../src/doors/http/events-route.js';
 import { startHttpServer } from '../../src/doors/http/server.js';
 import { createBrow } from '../../src/doors/lib/brow.js';
 import type { Outcome } from '../../src/runtime/outcome.js';
@@ -141,10 +142,10 @@ describe('brow cluster on NATS', () => {
       await new Promise((r) => setTimeout(r, 20));
     off();
     expect(seen.some((e) => e.page_id === pageA && workerOf(e.session_id) === 'wa')).toBe(true);
-    // a reader resuming with since_seq gets them from the gateway's history
-    expect(gw.history({ session_id: sessions[0]!, types: ['navigated'] }).map((e) => e.page_id)).toContain(
-      pageA,
-    );
+    // a reader resuming with since_seq gets them from the history (the worker's)
+    expect(
+      (await gw.history({ session_id: sessions[0]!, types: ['navigated'] })).map((e) => e.page_id),
+    ).toContain(pageA);
 
     const doctor = await ok(gw, 'browser_doctor');
     expect(doctor.cluster.workers.map((w: any) => w.id).sort()).toEqual(['wa', 'wb']);
@@ -162,6 +163,49 @@ describe('brow cluster on NATS', () => {
     expect(ws.map((w: any) => w.id)).toEqual(['wa', 'wb']);
     expect(ws[0]).toMatchObject({ capacity: 4, draining: false });
     expect(ws[0].chromium_version).toMatch(/Chrom/);
+  }, 30_000);
+
+  it('a new gateway replays the history of every worker: a reader resuming after a seq gets what it missed', async () => {
+    const [sA, sB] = sessions as [string, string];
+    await ok(gw, 'browser_navigate', { page_id: pageA, url: server.url('/cluster/counter.html?h=1') });
+    await ok(gw, 'browser_navigate', { page_id: pageB, url: server.url('/cluster/counter.html?h=1') });
+    // a gateway that has had no listener: everything comes from the workers
+    const fresh = await gateway();
+    const all = await fresh.history({ types: ['navigated'] });
+    const from = new Set(all.map((e) => workerOf(e.session_id)));
+    expect(from).toEqual(new Set(['wa', 'wb']));
+    const onA = all.filter((e) => e.session_id === sA);
+    expect(onA.length).toBeGreaterThan(0);
+    // resume after the second-to-last navigation of session A: only the later ones come
+    const mark = onA.length > 1 ? onA[onA.length - 2]!.seq : 0;
+    const resumed = await fresh.history({ session_id: sA, types: ['navigated'] }, mark);
+    expect(resumed.map((e) => e.seq)).toEqual(onA.filter((e) => e.seq > mark).map((e) => e.seq));
+    expect(resumed.every((e) => e.session_id === sA)).toBe(true);
+
+    // the same over /v1/events on that gateway: since_seq replays from the workers, then the live stream follows
+    const http = await startHttpServer(fresh, { port: 0, extraRoutes: [eventsRoute(fresh)] });
+    const ac = new AbortController();
+    try {
+      const res = await fetch(`${http.url}/v1/events?session_id=${sB}&types=navigated&since_seq=0`, {
+        signal: ac.signal,
+      });
+      const reader = res.body!.getReader();
+      let text = '';
+      const ids = () => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]!);
+      const onB = (await fresh.history({ session_id: sB, types: ['navigated'] })).map(
+        (e) => `${e.session_id}:${e.seq}`,
+      );
+      while (ids().length < onB.length) text += new TextDecoder().decode((await reader.read()).value);
+      expect(ids()).toEqual(onB);
+      await ok(gw, 'browser_navigate', { page_id: pageB, url: server.url('/cluster/counter.html?h=2') });
+      while (ids().length < onB.length + 1) text += new TextDecoder().decode((await reader.read()).value);
+      expect(ids().at(-1)).toMatch(new RegExp(`^${sB}:\\d+$`));
+      expect(new Set(ids()).size).toBe(ids().length);
+    } finally {
+      ac.abort();
+      await http.close();
+      await fresh.close();
+    }
   }, 30_000);
 
   it("keeps the worker's policies: read-only sessions, the scheme allowlist, attach off", async () => {

@@ -75,9 +75,19 @@ export function eventsRoute(runtime: Runtime, opts: EventsRouteOptions = {}): Ro
       // a reader that stopped reading must not grow our memory: cut it off, it can resume
       if (res.writableLength > maxBuffered) close();
     };
-    // subscribe before replaying, so nothing emitted in between is lost (listeners run on a later microtask)
-    const unsubscribe = runtime.subscribe(filter, send);
-    if (sinceSeq !== null) for (const e of runtime.history(filter, sinceSeq)) send(e);
+    // subscribe before replaying, so nothing emitted in between is lost; live events wait while the
+    // history comes (a cluster gateway asks its workers for it), then follow it
+    let held: BrowEvent[] | null = sinceSeq !== null ? [] : null;
+    const unsubscribe = runtime.subscribe(filter, (e) => (held ? held.push(e) : send(e)));
+    if (sinceSeq !== null) {
+      void Promise.resolve(runtime.history(filter, sinceSeq))
+        .catch(() => [])
+        .then((past) => {
+          const live = held ?? [];
+          held = null;
+          for (const e of [...past, ...live]) send(e);
+        });
+    }
     const heartbeat = setInterval(() => {
       if (open) res.write(': ping\n\n');
     }, heartbeatMs);
