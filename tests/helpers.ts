@@ -1,6 +1,8 @@
 /** Shared test setup: a runtime on real Chromium, the fixture server, and typed call helpers. */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import type { AnyCapability, Gates } from '../src/capabilities/define.js';
 import { BrowRuntime } from '../src/runtime/runtime.js';
 import type { Outcome } from '../src/runtime/outcome.js';
 import type { BrowConfigInput } from '../src/core/config.js';
@@ -73,4 +75,56 @@ export function refOf(refs: any[], role: string, name: string | RegExp): string 
       `no ${role} "${name}" in ${refs.map((r) => `${r.role}:${r.accessible_name}`).join(', ')}`,
     );
   return hit.ref;
+}
+
+/**
+ * Inputs that pass a capability's schema, made from its JSON schema: the required fields with a
+ * plain value each (`ref` for refs), the page or session named, and one input per value of an
+ * `action` enum (a capability's gates may depend on it). For tests that run every capability.
+ */
+export function sampleInputs(
+  cap: AnyCapability,
+  where: { page_id: string; session_id: string; ref: string },
+): Record<string, unknown>[] {
+  const schema = z.toJSONSchema(cap.input, { io: 'input' }) as any;
+  const base: Record<string, unknown> = {};
+  if ('page_id' in cap.input.shape) base.page_id = where.page_id;
+  else if ('session_id' in cap.input.shape) base.session_id = where.session_id;
+  for (const key of schema.required ?? []) base[key] = sampleValue(key, schema.properties[key], where.ref);
+  if (cap.name === 'browser_scroll') base.delta_y = 100;
+  if (cap.name === 'browser_drag') base.offset_x = 40; // a drag names one kind of target
+  if (cap.name === 'browser_fill_form') base.fields = [{ ref: where.ref, value: 'x' }];
+  if (cap.name === 'browser_find') base.role = 'button'; // it needs one of role, name, text
+  const actions: unknown[] = schema.properties?.action?.enum ?? [];
+  return actions.length > 1 ? actions.map((action) => ({ ...base, action })) : [base];
+}
+
+function sampleValue(key: string, prop: any, ref: string): unknown {
+  if (prop?.anyOf) return sampleValue(key, prop.anyOf[0], ref);
+  if (prop?.enum) return prop.enum[0];
+  switch (prop?.type) {
+    case 'number':
+    case 'integer':
+      return Math.max(1, prop.minimum ?? 1);
+    case 'boolean':
+      return true;
+    case 'array':
+      return [sampleValue(key, prop.items, ref)];
+    case 'object':
+      return {};
+    default:
+      if (/url/.test(key)) return 'http://127.0.0.1/';
+      if (/ref/.test(key)) return ref;
+      if (key === 'key') return 'Enter';
+      if (/path/.test(key)) return 'package.json';
+      return 'x';
+  }
+}
+
+/** A capability's gates for one input (see src/capabilities/define.ts). */
+export function gatesFor(cap: AnyCapability, input: Record<string, unknown>): Gates {
+  const parsed = cap.input.safeParse(input);
+  if (!parsed.success)
+    throw new Error(`sample input for ${cap.name} does not parse: ${parsed.error.message}`);
+  return (typeof cap.gates === 'function' ? cap.gates(parsed.data) : cap.gates) ?? {};
 }

@@ -5,7 +5,7 @@ import type * as Actions from '../core/actions/actions.js';
 import type { Effect } from '../core/actions/effect.js';
 import type { BrowPage } from '../core/session/page.js';
 import { actionOut, onPage, pageIdField, refField, sessionIdField } from './common.js';
-import { defineCapability, type CapabilityContext, type CapabilityResult } from './define.js';
+import { ACTS, defineCapability, type CapabilityContext, type CapabilityResult } from './define.js';
 
 const base = { page_id: pageIdField, session_id: sessionIdField };
 // every action may change the page: destructive in MCP's sense
@@ -56,6 +56,7 @@ export const clickCap = defineCapability({
     'Click an element by ref with real mouse input (scrolled into view, checked visible, enabled, not covered; hovered first).',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   positional: ['ref'],
   input: z.object({
@@ -84,6 +85,7 @@ export const hoverCap = defineCapability({
   description: 'Move the mouse over an element by ref (menus, tooltips).',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   positional: ['ref'],
   input: z.object({ ...base, ref: refField }),
@@ -97,6 +99,7 @@ export const fillCap = defineCapability({
     'Replace the value of a text field, textarea or contenteditable by ref (passwords never echoed).',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
+  gates: ACTS,
   output: actionOut,
   positional: ['ref', 'value'],
   input: z.object({
@@ -113,6 +116,7 @@ export const typeCap = defineCapability({
   description: 'Type text key by key at the focus, or into a ref (for inputs that react per key).',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   positional: ['text'],
   input: z.object({
@@ -151,6 +155,7 @@ export const pressCap = defineCapability({
   description: 'Press a key or combo ("Enter", "Tab", "Control+A") at the current focus, or on a ref.',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   positional: ['key'],
   input: z.object({
@@ -169,6 +174,7 @@ export const scrollCap = defineCapability({
     'Scroll the page by delta_x/delta_y, bring a ref into view, or scroll inside a pane ref by the deltas. Says what scrolled.',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   input: z.object({
     ...base,
@@ -202,6 +208,7 @@ export const selectCap = defineCapability({
   description: 'Choose an option of a select by exact value or unique visible label.',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
+  gates: ACTS,
   output: actionOut,
   positional: ['ref', 'value'],
   input: z.object({
@@ -220,6 +227,7 @@ export const checkCap = defineCapability({
   description: 'Set a checkbox, radio or switch checked or unchecked (no-op when it already is).',
   group: 'actions',
   annotations: { ...actionAnnotations, idempotent: true },
+  gates: ACTS,
   output: actionOut,
   positional: ['ref'],
   input: z.object({
@@ -238,6 +246,7 @@ export const dragCap = defineCapability({
     'HTML5 drag, sliders, resizers). One kind of target. Says what moved.',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   positional: ['ref', 'to_ref'],
   input: z.object({
@@ -267,6 +276,7 @@ export const uploadCap = defineCapability({
   description: 'Put files into a file input by ref (paths inside the workspace root).',
   group: 'actions',
   annotations: actionAnnotations,
+  gates: ACTS,
   output: actionOut,
   positional: ['ref', 'file_paths'],
   input: z.object({

@@ -1,6 +1,8 @@
 /** Fields and helpers shared by capability declarations. */
 import { z } from 'zod';
+import { BrowserError } from '../core/errors.js';
 import type { BrowPage, Watch } from '../core/session/page.js';
+import type { Session } from '../core/session/session.js';
 import type { CapabilityContext } from './define.js';
 
 export const pageIdField = z.string().min(1).optional().describe('Page; default: the last used');
@@ -56,7 +58,30 @@ export function onPage<T>(
   opts: { watch?: Watch } = {},
 ): Promise<T> {
   const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
-  return page.exclusive(() => fn(page), opts);
+  return page.exclusive(async () => {
+    passGates(ctx, page.session, page);
+    await ctx.enterPage?.(page);
+    return fn(page);
+  }, opts);
+}
+
+/**
+ * Refuse the call when one of its capability's gates is shut (ctx.gates, set by invoke): a
+ * read-only session, a person's handoff, an open dialog, in that order. Without a page only the
+ * session's gate applies (a session-wide call: cookies, saved state).
+ */
+export function passGates(ctx: CapabilityContext, session: Session, page?: BrowPage): void {
+  const g = ctx.gates;
+  if (!g) return;
+  if (g.write && session.readOnly) {
+    throw new BrowserError(
+      'read_only',
+      `Session ${session.id} is read-only; ${ctx.name ?? 'this call'} is refused.`,
+      g.writeHint ? { hint: g.writeHint } : {},
+    );
+  }
+  if (g.handoff) page?.assertNoHandoff();
+  if (g.dialog) page?.assertNoDialog();
 }
 
 /** The seed-001 page record. */

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { BrowCore } from '../core/core.js';
+import type { BrowPage } from '../core/session/page.js';
 
 export type CapabilityGroup =
   | 'sessions'
@@ -36,7 +37,36 @@ export interface CapabilityContext {
    * server-sent events, a status line); absent when the caller did not ask.
    */
   progress?(done: number, total?: number, message?: string): void;
+  /** The calling capability's gates for this input, set by invoke(); onPage applies them. */
+  gates?: Gates;
+  /** The calling capability's name, for the gates' messages (set by invoke()). */
+  name?: string;
+  /**
+   * Called by onPage with the page, under its lock and after the gates, before the handler's own
+   * work (invoke() reads the action log's refs here).
+   */
+  enterPage?(page: BrowPage): Promise<void>;
 }
+
+/**
+ * The page states that refuse a call before it touches the page, declared by the capability and
+ * checked in one place (onPage, under the page's lock, in this order).
+ */
+export interface Gates {
+  /** Refused in a read-only session (`read_only`). */
+  write?: boolean;
+  /** The read_only answer's hint, where the general one does not fit. */
+  writeHint?: string;
+  /** Refused while a person holds the page in a handoff (`handoff_pending`). */
+  handoff?: boolean;
+  /** Refused while a reported dialog is open, which freezes the page's script (`dialog_blocking`). */
+  dialog?: boolean;
+}
+
+/** Every gate: what a call that acts on a page passes. */
+export const ACTS: Gates = { write: true, handoff: true, dialog: true };
+/** A read of the page's script, which a dialog would freeze. */
+export const READS: Gates = { dialog: true };
 
 export interface ImageContent {
   /** base64 */
@@ -88,6 +118,8 @@ export interface Capability<
    * to its own timeout_ms): invoke's deadline allows for it.
    */
   maxRunMs?(input: z.output<S>): number;
+  /** What refuses this call before it starts (see Gates); none when absent. */
+  gates?: Gates | ((input: z.output<S>) => Gates);
   handle(input: z.output<S>, ctx: CapabilityContext): Promise<CapabilityResult>;
 }
 

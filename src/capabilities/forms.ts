@@ -1,7 +1,7 @@
 /** Fill a whole form in one call, with one effect for all of it. */
 import { z } from 'zod';
 import { actionOut, onPage, pageIdField, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { ACTS, defineCapability } from './define.js';
 
 export const fillFormCap = defineCapability({
   name: 'browser_fill_form',
@@ -10,6 +10,7 @@ export const fillFormCap = defineCapability({
     'Fill several fields by ref in one call: text (string), select (label or value; array if multiple), checkbox/radio (boolean). One effect.',
   group: 'actions',
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  gates: ACTS,
   output: actionOut,
   input: z.object({
     page_id: pageIdField,

@@ -20,6 +20,7 @@ export const navigateCap = defineCapability({
     'Load a URL in an existing page. A network or HTTP error fails with navigation_failed; the page stays usable.',
   group: 'navigation',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: { handoff: true, dialog: true },
   output: z
     .looseObject({ page_id: pageIdOut, status: z.number().nullable().describe('HTTP status'), page: pageOut })
     .describe('Where the page is'),
@@ -39,7 +40,6 @@ export const navigateCap = defineCapability({
       ctx,
       input,
       async (page) => {
-        page.assertNoDialog();
         const { navigate } = await import('../core/session/navigate.js');
         const r = await navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms));
         const text = r.download
@@ -67,6 +67,7 @@ export const historyCap = defineCapability({
   description: 'Move through the page history or reload it.',
   group: 'navigation',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: { handoff: true, dialog: true },
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -86,7 +87,6 @@ export const historyCap = defineCapability({
       ctx,
       input,
       async (page) => {
-        page.assertNoDialog();
         const { history } = await import('../core/session/navigate.js');
         const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
         return {

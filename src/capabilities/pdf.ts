@@ -1,7 +1,7 @@
 /** Save a page as PDF. */
 import { z } from 'zod';
 import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { READS, defineCapability } from './define.js';
 
 export const savePdfCap = defineCapability({
   name: 'browser_save_pdf',
@@ -9,6 +9,7 @@ export const savePdfCap = defineCapability({
   description: 'Print the page to a PDF file in the workspace.',
   group: 'screenshots',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,

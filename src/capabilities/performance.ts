@@ -34,6 +34,7 @@ export const performanceCap = defineCapability({
     'start records a trace; stop answers Core Web Vitals (LCP, CLS, INP, TTFB, FCP), the longest tasks, and saves the trace.',
   group: 'observe',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: (input) => (input.action === 'start' ? { handoff: true, dialog: true } : {}),
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -56,7 +57,6 @@ export const performanceCap = defineCapability({
         const { startRecording, stopRecording } = await import('../core/performance/recorder.js');
         const timeout = timeoutMs(ctx, undefined);
         if (input.action === 'start') {
-          page.assertNoDialog();
           const r = await startRecording(page, {
             path: input.path,
             reload: input.reload,

@@ -1,7 +1,7 @@
 /** Pointer input at viewport coordinates, for what has no ref (a canvas, a map, a spot in an image). */
 import { z } from 'zod';
 import { actionOut, onPage, pageIdField, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { ACTS, defineCapability } from './define.js';
 
 // the core is loaded on the first call, so reading these declarations (the CLI client does) stays light
 const point = () => import('../core/actions/point.js');
@@ -21,6 +21,7 @@ export const clickAtCap = defineCapability({
     'Click at viewport coordinates (real mouse input), for canvas, maps, anything without a ref. Prefer browser_click.',
   group: 'actions',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: ACTS,
   output: actionOut,
   positional: ['x', 'y'],
   input: z.object({
@@ -48,6 +49,7 @@ export const hoverAtCap = defineCapability({
   description: 'Move the mouse to viewport coordinates. Prefer browser_hover with a ref.',
   group: 'actions',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: ACTS,
   output: actionOut,
   positional: ['x', 'y'],
   input: z.object(coordinates),

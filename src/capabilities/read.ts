@@ -1,7 +1,7 @@
 /** Reading a page: readable Markdown, cleaned HTML, and the DOM tree with refs. */
 import { z } from 'zod';
 import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { READS, defineCapability } from './define.js';
 
 const readAnnotations = { readOnly: true, destructive: false, idempotent: true };
 
@@ -12,6 +12,7 @@ export const readPageCap = defineCapability({
     'The page as readable Markdown (no navigation or footers): what is on screen, or all with scope "full". Long pages continue with cursor.',
   group: 'read',
   annotations: readAnnotations,
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -52,6 +53,7 @@ export const readHtmlCap = defineCapability({
     'The HTML without scripts, styles, classes: "outline" (structure with refs) or "full" markup; a ref reads one subtree (or an iframe).',
   group: 'read',
   annotations: readAnnotations,
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -86,6 +88,7 @@ export const readDomCap = defineCapability({
     'The DOM tag tree (tag, id, classes, text, child count) with refs, a few levels deep (≤ 500 nodes); a ref reads below it.',
   group: 'read',
   annotations: readAnnotations,
+  gates: READS,
   output: z
     .looseObject({ page_id: pageIdOut, root: z.looseObject({}).describe('Tree') })
     .describe('DOM tree'),

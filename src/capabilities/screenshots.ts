@@ -1,7 +1,7 @@
 /** Screenshots: what the page looks like, for a model (small) and optionally saved at full resolution. */
 import { z } from 'zod';
 import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { READS, defineCapability } from './define.js';
 
 export const screenshotCap = defineCapability({
   name: 'browser_screenshot',
@@ -10,6 +10,7 @@ export const screenshotCap = defineCapability({
     'An image of the viewport, the full page or a ref, sized for a model (≤ 1024², ≤ 150 KB); labels tag controls (label_to_ref). Prefer reading unless layout is the question.',
   group: 'screenshots',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,

@@ -1,7 +1,7 @@
 /** Running JavaScript in a page: an expression, an async script with state, an init script. */
 import { z } from 'zod';
 import { onPage, pageIdField, pageIdOut, sessionIdField, timeoutMs } from './common.js';
-import { defineCapability } from './define.js';
+import { ACTS, defineCapability } from './define.js';
 
 const PREVIEW = 2000;
 
@@ -19,6 +19,8 @@ export const evaluateCap = defineCapability({
     'Evaluate a JavaScript expression in the page; returns its value as JSON (a function gets argument). For reads: act through ref tools.',
   group: 'scripts',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  // a read-only session evaluates too: V8 refuses side effects there (scriptError)
+  gates: { handoff: true, dialog: true },
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -47,6 +49,7 @@ export const evaluateCap = defineCapability({
           expression: input.expression,
           argument: input.argument,
           timeoutMs: timeoutMs(ctx, input.timeout_ms),
+          signal: ctx.signal,
         });
         const text = r.navigated
           ? `The page navigated while the expression ran (now ${page.url()}); there is no value. Take a fresh snapshot.`
@@ -74,6 +77,7 @@ export const executeCap = defineCapability({
     'Run an async script in the page: await, return, log(…), sleep(ms), waitFor(selector, {timeout}), and a JSON `state` kept across calls.',
   group: 'scripts',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: ACTS,
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -97,6 +101,7 @@ export const executeCap = defineCapability({
         const r = await executeScript(page, {
           code: input.code,
           timeoutMs: timeoutMs(ctx, input.timeout_ms),
+          signal: ctx.signal,
         });
         const lines = r.navigated
           ? [
@@ -128,6 +133,7 @@ export const addInitScriptCap = defineCapability({
     "Add a script run at the start of every later document of this page, before the page's scripts (reload to apply).",
   group: 'scripts',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: { write: true, handoff: true },
   output: z.object({ page_id: pageIdOut, identifier: z.string().describe('Script id') }).describe('Added'),
   positional: ['source'],
   input: z.object({
@@ -153,6 +159,7 @@ export const removeInitScriptCap = defineCapability({
   description: 'Stop running an init script on later documents of this page.',
   group: 'scripts',
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  gates: { write: true, handoff: true },
   output: z
     .object({ page_id: pageIdOut, identifier: z.string().describe('Removed script id') })
     .describe('Removed'),

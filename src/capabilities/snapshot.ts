@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { READS, defineCapability } from './define.js';
 
 export const listElementsCap = defineCapability({
   name: 'browser_list_elements',
@@ -11,6 +11,7 @@ export const listElementsCap = defineCapability({
     'The page as an outline whose refs feed actions: "interactive" (default) controls, "viewport", "full", "subtree" of a ref, or "changes" since the last listing.',
   group: 'snapshot',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -57,7 +58,6 @@ export const listElementsCap = defineCapability({
   }),
   async handle(input, ctx) {
     return onPage(ctx, input, async (page) => {
-      page.assertNoDialog();
       if (input.format === 'outline') {
         if (input.cursor)
           throw new BrowserError('invalid_request', 'The outline format has no cursor.', {
@@ -116,6 +116,7 @@ export const findCap = defineCapability({
     'Find elements by role (exact), name or text (substrings, any case). Returns every match with its ref.',
   group: 'snapshot',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -139,7 +140,6 @@ export const findCap = defineCapability({
       });
     }
     return onPage(ctx, input, async (page) => {
-      page.assertNoDialog();
       const { find } = await import('../core/snapshot/find.js');
       const r = await find(page, input);
       const lines = r.matches.map(

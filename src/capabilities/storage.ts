@@ -2,29 +2,30 @@
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import type { Session } from '../core/session/session.js';
-import { pageIdField, sessionIdField, sessionIdOut } from './common.js';
+import { pageIdField, passGates, sessionIdField, sessionIdOut } from './common.js';
 import { defineCapability, type CapabilityContext } from './define.js';
 
-/** The session a call means: the page's, the named one, else the default. */
+/** A read-only session keeps its cookies and storage as they are (it may start from a profile). */
+const KEPT_AS_THEY_ARE =
+  'Use a session without read_only, or start one from saved state: browser_start_session {profile, read_only}.';
+
+/** The session a call means (the page's, the named one, else the default), past the call's gates. */
 function sessionOf(
   ctx: CapabilityContext,
   input: { page_id?: string | undefined; session_id?: string | undefined },
 ): Session {
-  if (input.page_id) return ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner).session;
-  if (input.session_id) return ctx.core.session(input.session_id, ctx.owner);
-  const s = ctx.core.defaultSession(ctx.owner);
-  if (s) return s;
-  throw new BrowserError('session_not_found', 'No session is running.', {
-    hint: 'Start one with browser_start_session or browser_open_page, then call again.',
-  });
-}
-
-/** A read-only session keeps its cookies and storage as they are (it may start from a profile). */
-function assertWritable(session: Session, what: string): void {
-  if (!session.readOnly) return;
-  throw new BrowserError('read_only', `Session ${session.id} is read-only; ${what} is refused.`, {
-    hint: 'Use a session without read_only, or start one from saved state: browser_start_session {profile, read_only}.',
-  });
+  const s = input.page_id
+    ? ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner).session
+    : input.session_id
+      ? ctx.core.session(input.session_id, ctx.owner)
+      : ctx.core.defaultSession(ctx.owner);
+  if (!s) {
+    throw new BrowserError('session_not_found', 'No session is running.', {
+      hint: 'Start one with browser_start_session or browser_open_page, then call again.',
+    });
+  }
+  passGates(ctx, s);
+  return s;
 }
 
 const sameSite = z.enum(['Strict', 'Lax', 'None']);
@@ -54,6 +55,7 @@ export const cookiesCap = defineCapability({
   description: "Read, set or clear the session's cookies (all its pages share them).",
   group: 'storage',
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  gates: (input) => (input.action === 'get' ? {} : { write: true, writeHint: KEPT_AS_THEY_ARE }),
   output: z
     .looseObject({
       session_id: sessionIdOut,
@@ -74,7 +76,6 @@ export const cookiesCap = defineCapability({
     const session = sessionOf(ctx, input);
     const c = await import('../core/storage/cookies.js');
     const filter = { urls: input.urls, name: input.name };
-    if (input.action !== 'get') assertWritable(session, `browser_cookies ${input.action}`);
     if (input.action === 'set') {
       if (!input.cookies?.length)
         throw new BrowserError('invalid_request', 'action set needs cookies.', {
@@ -155,11 +156,11 @@ export const loadStateCap = defineCapability({
   description: 'Restore cookies and storage saved by browser_save_state into a session.',
   group: 'storage',
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  gates: { write: true, writeHint: KEPT_AS_THEY_ARE },
   output: stateOut,
   input: z.object({ session_id: sessionIdField, ...whereFields }),
   async handle(input, ctx) {
     const session = sessionOf(ctx, input);
-    assertWritable(session, 'browser_load_state');
     const { loadState } = await import('../core/storage/profiles.js');
     const r = await loadState(session, ctx.core.config, input);
     const failed = r.failed_origins.length

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_PROPERTIES } from '../core/read/style-properties.js';
 import { onPage, pageIdField, pageIdOut, refField, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { READS, ACTS, defineCapability } from './define.js';
 
 export const readStylesCap = defineCapability({
   name: 'browser_read_styles',
@@ -10,6 +10,7 @@ export const readStylesCap = defineCapability({
   description: `Computed CSS of one element by ref, and its inline style (${DEFAULT_PROPERTIES.length} useful properties by default).`,
   group: 'styles',
   annotations: { readOnly: true, destructive: false, idempotent: true },
+  gates: READS,
   output: z
     .looseObject({
       page_id: pageIdOut,
@@ -51,6 +52,7 @@ export const writeStylesCap = defineCapability({
     'Set one CSS property in an element\'s inline style ("" removes it) to try a visual change; gone on the next navigation.',
   group: 'styles',
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  gates: ACTS,
   output: z
     .looseObject({ page_id: pageIdOut, value: z.string().describe('Computed value now') })
     .describe('Written'),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { onPage, pageIdField, pageIdOut, sessionIdField } from './common.js';
-import { defineCapability } from './define.js';
+import { READS, defineCapability } from './define.js';
 
 const annotations = { readOnly: true, destructive: false, idempotent: true };
 
@@ -22,6 +22,7 @@ export const visualQueryCap = defineCapability({
     'A vision model answers a question about a screenshot (layout, images, charts, canvas); no file is written.',
   group: 'screenshots',
   annotations,
+  gates: READS,
   maxRunMs,
   output: z
     .looseObject({
@@ -67,6 +68,7 @@ export const findVisualCap = defineCapability({
     'A vision model picks the labelled control matching a visual description; answers its validated ref. Only when text or structure fails.',
   group: 'screenshots',
   annotations,
+  gates: READS,
   maxRunMs,
   output: z
     .looseObject({

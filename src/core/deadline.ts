@@ -62,3 +62,49 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', done, { once: true });
   });
 }
+
+export interface SharedDeadline {
+  /** The work's value, or a rejection once the deadline passes or the signal aborts. */
+  race<T>(work: Promise<T>): Promise<T>;
+  /** Clear the timer and the listener (call when the steps are done, however they end). */
+  clear(): void;
+}
+
+/**
+ * One deadline over several steps of a piece of work (a script's evaluate, await and read-back):
+ * after `ms`, or as soon as the signal aborts, `onStop` runs once (stop the page's script) and
+ * every raced step rejects — with `late()`, or with the signal's reason.
+ */
+export function sharedDeadline(
+  ms: number,
+  late: () => Error,
+  opts: { signal?: AbortSignal | undefined; onStop?: () => void } = {},
+): SharedDeadline {
+  const { signal, onStop } = opts;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: () => void = () => undefined;
+  const ended = new Promise<never>((_, reject) => {
+    const stop = (e: Error) => {
+      clear();
+      onStop?.();
+      reject(e);
+    };
+    timer = setTimeout(() => stop(late()), ms);
+    onAbort = () =>
+      stop(signal?.reason instanceof Error ? signal.reason : new Error('The call was cancelled.'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  ended.catch(() => undefined);
+  function clear(): void {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return {
+    race<T>(work: Promise<T>): Promise<T> {
+      work.catch(() => undefined);
+      return Promise.race([work, ended]);
+    },
+    clear,
+  };
+}

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { getCapability, capabilities } from '../capabilities/registry.js';
 import type { AnyCapability, CapabilityContext } from '../capabilities/define.js';
 import { BrowserError, classifyError } from '../core/errors.js';
+import type { PendingEntry } from '../core/replay/log.js';
 import { LOGGED_TOOLS } from '../core/replay/tools.js';
+import type { BrowPage } from '../core/session/page.js';
 import { nearest } from './near.js';
 import { failureText, type ErrorOutcome, type Outcome } from './outcome.js';
 
@@ -91,12 +93,28 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   if (ctx.signal?.aborted) onCallerAbort();
   else ctx.signal?.addEventListener('abort', onCallerAbort, { once: true });
   // the session's action log (browser_export_script): the input as given (no defaults), its refs
-  // read as locators before the call acts
-  const logged = LOGGED_TOOLS.has(cap.name)
-    ? await import('../core/replay/log.js')
-        .then((m) => m.beginEntry(ctx.core, ctx.owner, cap.name, (input ?? {}) as Record<string, unknown>))
-        .catch(() => null)
-    : null;
+  // read as locators under the page's lock, after the gates, before the call acts (onPage calls
+  // enterPage); a call that never reached its page is logged without them
+  let logged: PendingEntry | null | undefined;
+  const beginLog = LOGGED_TOOLS.has(cap.name)
+    ? async (page?: BrowPage): Promise<void> => {
+        if (logged !== undefined) return;
+        logged = null;
+        logged = await import('../core/replay/log.js')
+          .then((m) =>
+            m.beginEntry(ctx.core, ctx.owner, cap.name, (input ?? {}) as Record<string, unknown>, page),
+          )
+          .catch(() => null);
+      }
+    : undefined;
+  const gates = typeof cap.gates === 'function' ? cap.gates(parsed.data) : cap.gates;
+  const handlerCtx: CapabilityContext = {
+    ...ctx,
+    signal: ac.signal,
+    name: cap.name,
+    ...(gates ? { gates } : {}),
+    ...(beginLog ? { enterPage: beginLog } : {}),
+  };
   try {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -105,7 +123,8 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
         reject(e);
       }, limit);
     });
-    const r = await Promise.race([cap.handle(parsed.data, { ...ctx, signal: ac.signal }), deadline]);
+    const r = await Promise.race([cap.handle(parsed.data, handlerCtx), deadline]);
+    await beginLog?.();
     logged?.end(true, r.data);
     return {
       ok: true,
@@ -115,6 +134,7 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
     };
   } catch (e) {
     const out = errorOutcome(e);
+    await beginLog?.().catch(() => undefined);
     logged?.end(false, out.data);
     return out;
   } finally {

@@ -1,8 +1,7 @@
 /** Handoff through invoke(): banner, confirm call, timeout, Continue in the page, navigation, handoff_pending. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { dispatchInput } from '../../src/core/live/input.js';
-import { harness, type Harness } from '../helpers.js';
+import { gatesFor, harness, sampleInputs, type Harness } from '../helpers.js';
 import { continueRect, corePage, nextEvent, until } from './helpers.js';
 
 let h: Harness;
@@ -157,43 +156,27 @@ describe('handoff', () => {
 
   it('does not hold the page lock while it waits: reads go on, every acting capability answers handoff_pending', async () => {
     const pageId = await h.open('live/form.html');
+    const page = corePage(h.rt, pageId);
     const refs = await h.refs(pageId);
     const ref = refs.find((r) => r.role === 'textbox').ref;
     const { call, handoffId } = await startHandoff(pageId);
     // reads still work
     await h.ok('browser_list_elements', { page_id: pageId });
     await h.ok('browser_read_console', { page_id: pageId });
-    // every capability that acts on a page answers handoff_pending
-    const exempt = new Set([
-      'browser_confirm_handoff', // the way out
-      'browser_stop_recording',
-      'browser_start_recording', // watching is not acting
-      'browser_handle_dialog', // a person needs dialogs answered too
-      'browser_activate_page',
-      'browser_close_page', // ending the page ends the handoff
-      'browser_keep_alive',
-      // session-wide settings, not acts on the page (issue 18): they apply to every page of the session
-      'browser_cookies',
-      'browser_route',
-      'browser_unroute',
-      'browser_set_network',
-      'browser_emulate',
-    ]);
-    const acting = h.rt.capabilities.filter(
-      (c) => !c.annotations.readOnly && 'page_id' in c.input.shape && !exempt.has(c.name),
-    );
-    expect(acting.length).toBeGreaterThan(10);
+    // every capability gated on a handoff (declared: src/capabilities/define.ts Gates) answers
+    // handoff_pending; tests/core/gates.test.ts checks which capabilities declare it
+    const where = { page_id: pageId, session_id: page.session.id, ref };
     const answers: Record<string, string> = {};
-    for (const cap of acting) {
-      const schema = z.toJSONSchema(cap.input, { io: 'input' }) as any;
-      const input: Record<string, unknown> = { page_id: pageId };
-      for (const key of schema.required ?? []) input[key] = sample(key, schema.properties[key], ref);
-      if (cap.name === 'browser_scroll') input.delta_y = 100;
-      if (cap.name === 'browser_drag') input.offset_x = 40; // a drag names one kind of target
-      if (cap.name === 'browser_fill_form') input.fields = [{ ref, value: 'x' }];
-      const o = await h.rt.invoke(cap.name, input);
-      answers[cap.name] = o.ok ? 'ok' : String(o.data.error_code);
+    for (const cap of h.rt.capabilities) {
+      for (const input of sampleInputs(cap, where)) {
+        if (!gatesFor(cap, input).handoff) continue;
+        const o = await h.rt.invoke(cap.name, input);
+        answers[`${cap.name}${input.action ? ` ${String(input.action)}` : ''}`] = o.ok
+          ? 'ok'
+          : String(o.data.error_code);
+      }
     }
+    expect(Object.keys(answers).length).toBeGreaterThan(20);
     const wrong = Object.entries(answers).filter(([, code]) => code !== 'handoff_pending');
     expect(wrong).toEqual([]);
     await h.ok('browser_confirm_handoff', { handoff_id: handoffId });
@@ -221,26 +204,3 @@ describe('handoff', () => {
     expect(out.data.error_code).toBe('page_closed');
   });
 });
-
-/** A plausible value for a required field, so a call gets past validation. */
-function sample(key: string, prop: any, ref: string): unknown {
-  if (prop?.anyOf) return sample(key, prop.anyOf[0], ref);
-  if (prop?.enum) return prop.enum[0];
-  switch (prop?.type) {
-    case 'number':
-    case 'integer':
-      return Math.max(1, prop.minimum ?? 1);
-    case 'boolean':
-      return true;
-    case 'array':
-      return [sample(key, prop.items, ref)];
-    case 'object':
-      return {};
-    default:
-      if (/url/.test(key)) return 'http://127.0.0.1/';
-      if (/ref/.test(key)) return ref;
-      if (key === 'key') return 'Enter';
-      if (/path/.test(key)) return 'package.json';
-      return 'x';
-  }
-}

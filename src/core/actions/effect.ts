@@ -1,5 +1,4 @@
 /** Run an action and report its effect: outcome, navigation, pages, dialogs, downloads, requests, changes. */
-import { BrowserError } from '../errors.js';
 import type { DialogRecord, DownloadRecord } from '../observe/records.js';
 import type { BrowPage } from '../session/page.js';
 import { diffOutlines, isEmptyDiff, renderDiff, type OutlineDiff } from '../snapshot/diff.js';
@@ -206,12 +205,8 @@ interface Observed {
 
 /** Perform an action on a page with everything an agent needs to know about what it did. */
 export async function performAction(page: BrowPage, spec: ActionSpec): Promise<Effect> {
+  // the gates (read-only, handoff, dialog) are the capability's, checked before this (onPage)
   const session = page.session;
-  if (session.readOnly) {
-    throw new BrowserError('read_only', `Session ${session.id} is read-only; ${spec.action} is refused.`);
-  }
-  page.assertNoHandoff();
-  page.assertNoDialog();
   session.events.emit('action', session.id, { page_id: page.id, action: spec.action, ref: spec.ref });
   const cfg = session.config;
   const before = await baseline(page);

@@ -15,6 +15,7 @@ import { history } from '../session/navigate.js';
 import { slot } from '../state-bag.js';
 import { summarizeTrace, type LongTask } from './trace.js';
 import { INSTALL_VITALS, READ_VITALS, type PageVitals } from './vitals-script.js';
+import { withDeadline } from '../deadline.js';
 
 /**
  * Trace categories after chrome-devtools-mcp / Lighthouse: the timeline (tasks, events, paints,
@@ -57,13 +58,8 @@ const recordingSlot = slot<{ current: Recording | null }>(
   },
 );
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BrowserError('timeout', `No answer within ${ms} ms.`)), ms);
-  });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  withDeadline(p, ms, () => new BrowserError('timeout', `No answer within ${ms} ms.`));
 
 /** A workspace path for the trace, checked now (an output: the file may be new). */
 function tracePath(page: BrowPage, p: string): string {
@@ -86,7 +82,6 @@ export async function startRecording(
   page: BrowPage,
   opts: StartOptions,
 ): Promise<{ reloaded: boolean; url: string }> {
-  page.assertNoHandoff();
   const box = page.state.get(recordingSlot);
   if (box.current) {
     throw new BrowserError('invalid_request', `A performance recording already runs on ${page.id}.`, {

@@ -132,7 +132,6 @@ export async function readDom(
   text: string;
   data: { page_id: string; root: DomNode; truncated: boolean; node_count: number };
 }> {
-  page.assertNoDialog();
   const target = await sendRacingDialog(page, readTarget(page, input.ref));
   const res = await sendRacingDialog(
     page,

@@ -138,7 +138,6 @@ export async function readHtml(
   page: BrowPage,
   input: { ref?: string | undefined; detail: HtmlDetail; max_chars: number },
 ): Promise<{ text: string; data: ReadHtmlData }> {
-  page.assertNoDialog();
   // a dialog that opens meanwhile freezes the page: answer dialog_blocking instead of waiting on it
   const target = await sendRacingDialog(page, readTarget(page, input.ref));
   const res = await sendRacingDialog(

@@ -91,7 +91,6 @@ export async function readPage(
   page: BrowPage,
   input: ReadPageInput,
 ): Promise<{ text: string; data: ReadPageData }> {
-  page.assertNoDialog();
   let read: StoredRead;
   let offset = 0;
   if (input.cursor) {

@@ -203,7 +203,6 @@ export async function screenshot(
   page: BrowPage,
   input: ScreenshotInput,
 ): Promise<{ data: ScreenshotResult; image: { data: string; mimeType: string } }> {
-  page.assertNoDialog();
   const out = checkOutput(page, input);
   await showTab(page);
   const asked = input.scale ?? 1;

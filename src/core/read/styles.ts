@@ -13,7 +13,6 @@ type StyleRead = { gone: true } | { properties: { name: string; value: string }[
 
 /** Computed values of `names` (or all with "*") and the element's inline style. */
 export async function readStyles(page: BrowPage, ref: string, properties: string[] | undefined) {
-  page.assertNoDialog();
   const names = properties && properties.length > 0 ? properties : DEFAULT_PROPERTIES;
   const bad = names.filter((n) => n !== '*' && !PROPERTY.test(n));
   if (bad.length > 0) {
@@ -54,14 +53,6 @@ export async function writeStyle(
   page: BrowPage,
   input: { ref: string; property: string; value: string; important: boolean },
 ): Promise<{ ok: true; ref: string; property: string; value: string; inline_style: string }> {
-  if (page.session.readOnly) {
-    throw new BrowserError(
-      'read_only',
-      `Session ${page.session.id} is read-only; browser_write_styles is refused.`,
-    );
-  }
-  page.assertNoHandoff();
-  page.assertNoDialog();
   if (!PROPERTY.test(input.property)) {
     throw new BrowserError('invalid_request', `"${input.property}" is not a CSS property name.`, {
       hint: 'Use a property name such as "background-color" or "--my-var".',

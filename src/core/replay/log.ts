@@ -2,7 +2,8 @@
  * Every session's action log: for each action-type call (LOGGED_TOOLS), the tool, its input with
  * secrets replaced by placeholders, each ref as a locator read before the call ran (a name can
  * change with the click), and the outcome with the effect seen. Kept in the session's StateBag,
- * the last MAX_LOG entries. invoke() calls beginEntry before a logged handler and end() after it.
+ * the last MAX_LOG entries. invoke() begins an entry when the call reaches its page (or after a call
+ * that never did) and ends it with the outcome.
  */
 import type { BrowCore } from '../core.js';
 import { within } from '../deadline.js';
@@ -98,14 +99,19 @@ function pageFor(core: BrowCore, owner: string | null, input: Record<string, unk
   }
 }
 
-/** Read what the log needs before a logged call runs; null when there is nothing to log against. */
+/**
+ * Read what the log needs of a logged call; null when there is nothing to log against. With `onPage`
+ * (the call's page, under its lock, before the call acts) its refs are read as locators; without
+ * it (a call that never reached its page, or one that names no ref) nothing is read from the page.
+ */
 export async function beginEntry(
   core: BrowCore,
   owner: string | null,
   tool: string,
   rawInput: Record<string, unknown>,
+  onPage?: BrowPage,
 ): Promise<PendingEntry | null> {
-  const page = tool === 'browser_open_page' ? null : pageFor(core, owner, rawInput);
+  const page = tool === 'browser_open_page' ? null : (onPage ?? pageFor(core, owner, rawInput));
   if (tool !== 'browser_open_page' && !page) return null;
   const { page_id: _p, session_id: _s, ...input } = rawInput;
   const targets: Record<string, TargetInfo> = {};
@@ -123,9 +129,9 @@ export async function beginEntry(
     const r = bareRef(f.ref);
     if (r) refs.push([`fields.${i}.ref`, r]);
   });
-  // read outside the page's lock and before the call's own checks: never while a dialog blocks the
-  // page's script (the read would wait for it) or a person holds it, and never for long
-  if (page && !page.pendingDialog && !page.crashed && !page.closed) {
+  // never while a dialog blocks the page's script (the read would wait for it), and never for long
+  const read = onPage !== undefined && !onPage.pendingDialog && !onPage.crashed && !onPage.closed;
+  if (page && read) {
     for (const [k, r] of refs) {
       const t = await within(
         describeRef(page, r).catch(() => null),
@@ -156,12 +162,16 @@ export async function beginEntry(
       ? t.is_sensitive
       : refs.some(([k]) => k === 'ref')
         ? true
-        : page
-          ? await evaluateIn(page.raw.mainFrame(), FOCUS_IS_SECRET).then(
-              (v) => v === true,
-              () => false,
+        : page && read
+          ? await within(
+              evaluateIn(page.raw.mainFrame(), FOCUS_IS_SECRET).then(
+                (v) => v === true,
+                () => false,
+              ),
+              DESCRIBE_MS,
+              true,
             )
-          : false;
+          : true;
     if (secret) {
       const where = t
         ? describeLocator(t.locator)

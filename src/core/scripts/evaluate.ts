@@ -10,6 +10,7 @@
  * go on.
  */
 import type { Protocol } from 'puppeteer-core';
+import { sharedDeadline } from '../deadline.js';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { jsonSafeInPage } from './serialize.js';
@@ -102,23 +103,23 @@ export async function remoteToJson(
 /** Evaluate an expression; a function value is called with `argument`. */
 export async function evaluateExpression(
   page: BrowPage,
-  input: { expression: string; argument?: unknown; timeoutMs: number },
+  input: { expression: string; argument?: unknown; timeoutMs: number; signal?: AbortSignal | undefined },
 ): Promise<EvaluateResult> {
-  page.assertNoHandoff();
-  page.assertNoDialog();
   const readOnly = page.session.readOnly;
   const objectGroup = `brow-eval-${++groupCounter}`;
   const generation = page.documentGeneration;
   const cdp = page.cdp;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      void cdp.send('Runtime.terminateExecution').catch(() => undefined);
-      reject(new BrowserError('timeout', `The expression did not finish within ${input.timeoutMs} ms.`));
-    }, input.timeoutMs);
-  });
-  deadline.catch(() => undefined);
-  const send = <T>(p: Promise<T>) => sendRacingDialog(page, Promise.race([p, deadline]));
+  // one deadline over every step (evaluate, await, call, read back); its end, or the caller's
+  // cancel, stops the script so the page is free again
+  const deadline = sharedDeadline(
+    input.timeoutMs,
+    () => new BrowserError('timeout', `The expression did not finish within ${input.timeoutMs} ms.`),
+    {
+      signal: input.signal,
+      onStop: () => void cdp.send('Runtime.terminateExecution').catch(() => undefined),
+    },
+  );
+  const send = <T>(p: Promise<T>) => sendRacingDialog(page, deadline.race(p));
   // repl mode awaits its own wrapper, not a promise the expression evaluates to: await that too
   const settled = async (obj: Protocol.Runtime.RemoteObject): Promise<Protocol.Runtime.RemoteObject> => {
     if (obj.subtype !== 'promise' || !obj.objectId) return obj;
@@ -166,7 +167,7 @@ export async function evaluateExpression(
     }
     throw e;
   } finally {
-    if (timer) clearTimeout(timer);
+    deadline.clear();
     void cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
 }

@@ -6,6 +6,7 @@
  * not block it. A script that navigates loses its result and logs (they lived in the old
  * document): that is reported as `navigated`, not as an error.
  */
+import { sharedDeadline } from '../deadline.js';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { isContextGone, remoteToJson, scriptError, sendRacingDialog, MAX_VALUE_CHARS } from './evaluate.js';
@@ -86,33 +87,24 @@ function codeLine(stack: string): string {
 /** Run a script in the page's main frame with the session's persisted state. */
 export async function executeScript(
   page: BrowPage,
-  input: { code: string; timeoutMs: number },
+  input: { code: string; timeoutMs: number; signal?: AbortSignal | undefined },
 ): Promise<ExecuteResult> {
   const session = page.session;
-  if (session.readOnly) {
-    throw new BrowserError('read_only', `Session ${session.id} is read-only; browser_execute is refused.`);
-  }
-  page.assertNoHandoff();
-  page.assertNoDialog();
   const t0 = Date.now();
   const generation = page.documentGeneration;
   const objectGroup = `brow-exec-${t0}`;
   const expression = `${PRELUDE}${input.code}${POSTLUDE}(${JSON.stringify(session.executeState)}, ${input.timeoutMs})\n//# sourceURL=${SOURCE_URL}`;
   const cdp = page.cdp;
-  // the in-page timer ends async scripts; a busy loop needs terminateExecution
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      void cdp.send('Runtime.terminateExecution').catch(() => undefined);
-      reject(
-        new BrowserError(
-          'timeout',
-          `The script did not finish within ${input.timeoutMs} ms (it was stopped).`,
-        ),
-      );
-    }, input.timeoutMs + 2000);
-  });
-  deadline.catch(() => undefined);
+  // the in-page timer ends async scripts; a busy loop (or the caller's cancel) needs terminateExecution
+  const deadline = sharedDeadline(
+    input.timeoutMs + 2000,
+    () =>
+      new BrowserError('timeout', `The script did not finish within ${input.timeoutMs} ms (it was stopped).`),
+    {
+      signal: input.signal,
+      onStop: () => void cdp.send('Runtime.terminateExecution').catch(() => undefined),
+    },
+  );
   const navigated = (): ExecuteResult => ({
     ok: false,
     result: null,
@@ -129,7 +121,7 @@ export async function executeScript(
   try {
     const res = await sendRacingDialog(
       page,
-      Promise.race([
+      deadline.race(
         cdp.send('Runtime.evaluate', {
           expression,
           objectGroup,
@@ -137,8 +129,7 @@ export async function executeScript(
           userGesture: true,
           replMode: false,
         }),
-        deadline,
-      ]),
+      ),
     );
     if (res.exceptionDetails) throw scriptError(res.exceptionDetails, false, 'script');
     const envelope = res.result.objectId;
@@ -194,7 +185,7 @@ export async function executeScript(
       return navigated();
     throw e;
   } finally {
-    if (timer) clearTimeout(timer);
+    deadline.clear();
     void cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
 }

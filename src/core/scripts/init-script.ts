@@ -9,10 +9,6 @@ const added = slot('init-scripts', () => new Set<string>());
 
 /** Add `source` to run before the page's own scripts on every later navigation; returns its id. */
 export async function addInitScript(page: BrowPage, source: string): Promise<string> {
-  if (page.session.readOnly) {
-    throw new BrowserError('read_only', `Session ${page.session.id} is read-only; init scripts are refused.`);
-  }
-  page.assertNoHandoff();
   try {
     // compile only (never run) in Node, so a syntax error is reported now, not on the next load
     new Script(source, { filename: 'init-script.js' });
@@ -29,10 +25,6 @@ export async function addInitScript(page: BrowPage, source: string): Promise<str
 
 /** Remove an init script this page was given; script_not_found for any other identifier. */
 export async function removeInitScript(page: BrowPage, identifier: string): Promise<void> {
-  if (page.session.readOnly) {
-    throw new BrowserError('read_only', `Session ${page.session.id} is read-only; init scripts are refused.`);
-  }
-  page.assertNoHandoff();
   const ids = page.state.get(added);
   if (!ids.has(identifier)) {
     const known = [...ids];

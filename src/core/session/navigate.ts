@@ -54,7 +54,6 @@ export async function navigate(
   timeoutMs: number,
 ): Promise<NavigationResult> {
   checkUrl(url, page.session.config.allowed_schemes);
-  page.assertNoHandoff();
   page.pendingDialog = null;
   await freeHungScript(page);
   const downloadsBefore = page.session.downloads.length;
@@ -184,7 +183,6 @@ export async function history(
   action: 'back' | 'forward' | 'reload',
   timeoutMs: number,
 ): Promise<{ url: string; moved: boolean; title: string }> {
-  page.assertNoHandoff();
   const before = page.url();
   const gen = page.documentGeneration;
   const opts = { waitUntil: 'domcontentloaded' as const, timeout: timeoutMs };
