@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { liveOf } from './page-live.js';
+import { withDeadline } from '../deadline.js';
 
 const coord = z.number().min(-10_000).max(100_000);
 const modifiers = z.number().int().min(0).max(15).default(0).describe('Alt=1, Control=2, Meta=4, Shift=8');
@@ -118,21 +119,12 @@ export async function dispatchInput(page: BrowPage, ev: LiveInput): Promise<void
   const live = liveOf(page);
   live.humanActed();
   const { method, params } = command(ev);
-  const send = async () => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new BrowserError('timeout', `The page did not take the input in ${INPUT_TIMEOUT_MS} ms.`)),
-        INPUT_TIMEOUT_MS,
-      );
-    });
-    try {
-      await Promise.race([page.cdp.send(method as 'Input.insertText', params as { text: string }), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const send = () =>
+    withDeadline(
+      page.cdp.send(method as 'Input.insertText', params as { text: string }),
+      INPUT_TIMEOUT_MS,
+      () => new BrowserError('timeout', `The page did not take the input in ${INPUT_TIMEOUT_MS} ms.`),
+    );
   if (page.handoffId) return live.inputQueue(send);
   return page.exclusive(send);
 }

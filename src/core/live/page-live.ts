@@ -10,6 +10,7 @@ import type { BrowPage } from '../session/page.js';
 import { frameIdOf } from '../snapshot/snapshot.js';
 import { BINDING, WORLD, overlayExpression, type OverlayState } from './overlay-script.js';
 import { Screencast } from './screencast.js';
+import { withDeadline } from '../deadline.js';
 
 /** What the overlay tells brow: the banner's Continue, or the point a person clicked for a pick. */
 export type OverlaySignal =
@@ -22,13 +23,8 @@ const APPLY_TIMEOUT_MS = 3000;
 
 const visible = (s: OverlayState): boolean => !!(s.banner || s.badge || s.cursor || s.pick);
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  withDeadline(p, ms, () => new Error(`no answer in ${ms} ms`));
 
 export class PageLive {
   /** The handoff banner shown in the page. */

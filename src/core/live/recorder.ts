@@ -12,6 +12,7 @@ import { which } from '../browser/doctor.js';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { liveOf } from './page-live.js';
+import { settledWithin } from '../deadline.js';
 
 export const RECORDING_FPS = 15;
 export const RECORDING_QUEUE = 8;
@@ -125,7 +126,7 @@ export class Recorder {
     const drainBy = Date.now() + DRAIN_WAIT_MS;
     while ((this.writing || this.queue.length > 0) && Date.now() < drainBy) {
       if (!this.writing) this.writing = this.pump().finally(() => (this.writing = null));
-      await Promise.race([this.writing, new Promise((r) => setTimeout(r, 100))]);
+      await settledWithin(this.writing, 100);
     }
     this.proc.stdin?.end();
     const killer = setTimeout(() => this.proc.kill('SIGKILL'), EXIT_WAIT_MS);
@@ -216,7 +217,7 @@ export async function startRecording(
     },
   });
   try {
-    await Promise.race([firstFrame, new Promise((r) => setTimeout(r, FIRST_FRAME_WAIT_MS))]);
+    await settledWithin(firstFrame, FIRST_FRAME_WAIT_MS);
     // a page that never repaints sends nothing: start from a screenshot
     first ??= Buffer.from(
       (await page.cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: 70 })).data,

@@ -12,6 +12,7 @@ import { liveIfAny, liveOf } from './page-live.js';
 import { elementAt, pendingPicks, pick, type PickedElement, type PickRequest } from './pick.js';
 import { recorderOf } from './recorder.js';
 import type { FrameListener } from './screencast.js';
+import { within } from '../deadline.js';
 
 export interface LivePage {
   page_id: string;
@@ -57,8 +58,7 @@ export interface LiveSurface {
 /** The page's title from the browser side: never waits on a page whose script is frozen. */
 async function titleOf(p: BrowPage): Promise<string> {
   const info = p.cdp.send('Target.getTargetInfo').then((r) => r.targetInfo.title);
-  const late = new Promise<string>((r) => setTimeout(() => r(''), 500).unref());
-  return Promise.race([info, late]).catch(() => '');
+  return within(info, 500, '').catch(() => '');
 }
 
 async function pageOf(p: BrowPage): Promise<LivePage> {

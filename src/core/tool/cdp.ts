@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'puppeteer-core';
 import { isRoot } from '../browser/launch.js';
 import { BrowserError } from '../errors.js';
+import { settledWithin, within } from '../deadline.js';
 
 /** GET <base>/json/version every 150 ms until it answers; returns its webSocketDebuggerUrl. */
 export async function waitForCdp(
@@ -108,10 +109,14 @@ export async function killTree(child: ChildProcess): Promise<void> {
     }
   };
   signal('SIGTERM');
-  const done = await Promise.race([gone.then(() => true), sleep(3000).then(() => false)]);
+  const done = await within(
+    gone.then(() => true),
+    3000,
+    false,
+  );
   if (!done) {
     signal('SIGKILL');
-    await Promise.race([gone, sleep(2000)]);
+    await settledWithin(gone, 2000);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { registerWorker, type IIIClient, type InitOptions } from 'iii-sdk';
 import { z } from 'zod';
+import { BrowserError } from '../../core/errors.js';
 import { setDoorNames } from '../../runtime/door-names.js';
 import type { ErrorOutcome } from '../../runtime/outcome.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
@@ -72,6 +73,7 @@ export async function runBusFunction(
   runtime: BrowRuntime,
   f: BusFunction,
   payload: unknown,
+  signal?: AbortSignal,
 ): Promise<unknown> {
   const parsed = f.request.safeParse(payload ?? {});
   if (!parsed.success) throw describeIssues(f, parsed.error);
@@ -85,7 +87,10 @@ export async function runBusFunction(
       'Use another browser::* function for now (browser::doctor lists what is available).',
     );
   }
-  const call = (n: string, input: Record<string, unknown>) => runtime.invoke(n, input);
+  // the engine's protocol carries no cancel and no caller deadline: a call ends on its own
+  // timeout_ms, invoke's deadline, or the worker's close (signal)
+  const call = (n: string, input: Record<string, unknown>) =>
+    runtime.invoke(n, input, signal ? { signal } : {});
   const error = (o: ErrorOutcome) => BusError.from(o);
   const starts = f.id === 'browser::sessions::start' ? startUrlsOf(runtime) : null;
   const ended = starts?.begin();
@@ -131,15 +136,16 @@ export function runBusWorker(runtime: BrowRuntime, opts: BusWorkerOptions = {}):
 
   // trigger types first, so bindings replayed by other workers find them
   const triggers = registerTriggers(client, runtime, log, { ...DEFAULT_FLOW, ...opts.flow });
+  // closing the worker cancels the calls it is serving (their waits and page work stop)
+  const closing = new AbortController();
   for (const f of BUS_FUNCTIONS) {
-    client.registerFunction(f.id, (payload: unknown) => runBusFunction(runtime, f, payload), {
+    client.registerFunction(f.id, (payload: unknown) => runBusFunction(runtime, f, payload, closing.signal), {
       description: f.description,
       request_format: z.toJSONSchema(f.request, { io: 'input' }) as Record<string, unknown>,
       response_format: z.toJSONSchema(f.response, { io: 'output' }) as Record<string, unknown>,
       metadata: { capability: typeof f.capability === 'string' ? f.capability : 'by action' },
     });
   }
-  const closing = new AbortController();
   const configured =
     opts.configuration === false
       ? Promise.resolve(false)
@@ -151,7 +157,11 @@ export function runBusWorker(runtime: BrowRuntime, opts: BusWorkerOptions = {}):
     functions: BUS_FUNCTIONS.map((f) => f.id),
     configured,
     async close() {
-      closing.abort();
+      closing.abort(
+        new BrowserError('connection_failed', 'The bus worker is shutting down; the call was cancelled.', {
+          hint: 'Call again once a browser worker is connected.',
+        }),
+      );
       triggers.stop();
       await client.shutdown();
     },
