@@ -118,6 +118,10 @@ export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
   } catch (e) {
     let why = e instanceof Error ? e.message : String(e);
     const reason = connectFailure(e);
+    // nats.js says only "tls" when the client wants TLS and the server offers none
+    if ((e as { code?: unknown } | null)?.code === 'SERVER_OPT_NA' && why === 'tls')
+      why =
+        'this NATS server does not offer TLS (use nats:// and no --nats-tls-* files, or enable tls on the server)';
     // a mutual-TLS server that wants a client certificate closes after the TLS 1.3 handshake: nats.js sees a timeout
     if (
       reason === 'nats_unreachable' &&

@@ -184,6 +184,8 @@ describe('NATS security on a brow cluster', () => {
     await refused({ url: nats.url }, 'nats_auth');
     await refused({ url: nats.url, nkey: bad }, 'nats_auth');
     await refused({ url: nats.url, nkey: join(dir, 'missing.nk') }, 'nats_credentials');
+    // tls:// to a server that offers no TLS: said so, not a bare "tls"
+    await refused({ url: nats.url.replace('nats:', 'tls:'), nkey: good }, 'nats_tls');
     await workerRefused(nats.url, ['--nats-nkey', bad], /Authorization Violation/i);
 
     workers.push(await startWorker(nats.url, 'wauth', ['--capacity', '2', '--nats-nkey', good]));

@@ -12,8 +12,13 @@ const needNats = (cmd: string) =>
 
 /** A NATS server that cannot be reached (or refuses the credentials), said as a usage problem. */
 export function natsUnreachable(e: unknown): UsageError {
+  // connectNats's error names what to fix (credentials, TLS, the server) in its hint
+  const hint = (e as { hint?: unknown } | null)?.hint;
   return new UsageError(e instanceof Error ? e.message : String(e), {
-    hint: 'Check --nats (is nats-server running there?) and the credentials (--nats-token, --nats-user/--nats-pass, --nats-creds).',
+    hint:
+      typeof hint === 'string'
+        ? hint
+        : 'Check --nats (is nats-server running there?) and the credentials (--nats-token, --nats-user/--nats-pass, --nats-creds).',
   });
 }
 
