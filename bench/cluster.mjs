@@ -179,6 +179,18 @@ export async function measureCluster({ server: given, iterations = 30 } = {}) {
     const local_snapshot = await phase(sides.in_process, n, 'snapshot');
     const local_snapshot_click = await phase(sides.in_process, n, 'click');
     const stat = (v) => ({ p50_ms: quantile(v, 0.5), p95_ms: quantile(v, 0.95) });
+    // event history (since_seq) through the gateway, which asks the worker, vs the in-process core
+    const history = async (rt) => {
+      const times = [];
+      let events = 0;
+      for (let i = 0; i < 20; i++) {
+        const t = now();
+        events = (await rt.history({}, 0)).length;
+        times.push(now() - t);
+      }
+      return { events, p50_ms: quantile(times, 0.5) };
+    };
+    const history_replay = { cluster: await history(gw), in_process: await history(local) };
     const r = {
       iterations,
       page: 'form',
@@ -187,6 +199,7 @@ export async function measureCluster({ server: given, iterations = 30 } = {}) {
       nats: { snapshot: nats_snapshot, snapshot_and_click: nats_snapshot_click },
       in_process_cpu: { snapshot: local_snapshot, snapshot_and_click: local_snapshot_click },
       heartbeats_seen: counted.heartbeats,
+      history_replay,
     };
     r.added_p50_ms = {
       snapshot: r.cluster.snapshot.p50_ms - r.in_process.snapshot.p50_ms,
