@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import type { AnyCapability, Gates } from '../src/capabilities/define.js';
+import { gatesOf, type AnyCapability, type Gates } from '../src/capabilities/define.js';
 import { BrowRuntime } from '../src/runtime/runtime.js';
 import type { Outcome } from '../src/runtime/outcome.js';
 import type { BrowConfigInput } from '../src/core/config.js';
@@ -126,5 +126,5 @@ export function gatesFor(cap: AnyCapability, input: Record<string, unknown>): Ga
   const parsed = cap.input.safeParse(input);
   if (!parsed.success)
     throw new Error(`sample input for ${cap.name} does not parse: ${parsed.error.message}`);
-  return (typeof cap.gates === 'function' ? cap.gates(parsed.data) : cap.gates) ?? {};
+  return gatesOf(cap, parsed.data);
 }

@@ -133,5 +133,13 @@ export function defineCapability<const N extends string, S extends z.ZodObject, 
   return { ...c, input: c.input.strict() as S };
 }
 
+/** A capability's gates for an input it has parsed. */
+export function gatesOf<S extends z.ZodObject>(
+  cap: Capability<S, z.ZodObject, string>,
+  input: z.output<S>,
+): Gates {
+  return (typeof cap.gates === 'function' ? cap.gates(input) : cap.gates) ?? {};
+}
+
 /** Erase the schema types for registries. */
 export type AnyCapability = Capability<z.ZodObject, z.ZodObject, string>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import * as actions from './actions.js';
 import { sessionIdField, sessionIdOut } from './common.js';
-import { defineCapability, type AnyCapability, type CapabilityContext } from './define.js';
+import { defineCapability, gatesOf, type AnyCapability, type CapabilityContext } from './define.js';
 import * as dialogs from './dialogs.js';
 import * as forms from './forms.js';
 import * as navigation from './navigation.js';
@@ -81,7 +81,10 @@ async function callTool(ctx: CapabilityContext, tool: string, input: Record<stri
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
     throw new BrowserError('invalid_request', `Invalid input for ${tool}: ${why}.`);
   }
-  return cap.handle(parsed.data, ctx);
+  // each step passes its own tool's gates (a read-only session refuses a replayed click), and is
+  // not logged as the replay's own entry
+  const { enterPage: _logged, ...outer } = ctx;
+  return cap.handle(parsed.data, { ...outer, name: cap.name, gates: gatesOf(cap, parsed.data) });
 }
 
 export const replayScriptCap = defineCapability({

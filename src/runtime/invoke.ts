@@ -1,7 +1,7 @@
 /** invoke(name, input, ctx) → Outcome: validates, runs, classifies. Never throws into a door. */
 import { z } from 'zod';
 import { getCapability, capabilities } from '../capabilities/registry.js';
-import type { AnyCapability, CapabilityContext } from '../capabilities/define.js';
+import { gatesOf, type AnyCapability, type CapabilityContext } from '../capabilities/define.js';
 import { BrowserError, classifyError } from '../core/errors.js';
 import type { PendingEntry } from '../core/replay/log.js';
 import { LOGGED_TOOLS } from '../core/replay/tools.js';
@@ -107,12 +107,11 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
           .catch(() => null);
       }
     : undefined;
-  const gates = typeof cap.gates === 'function' ? cap.gates(parsed.data) : cap.gates;
   const handlerCtx: CapabilityContext = {
     ...ctx,
     signal: ac.signal,
     name: cap.name,
-    ...(gates ? { gates } : {}),
+    gates: gatesOf(cap, parsed.data),
     ...(beginLog ? { enterPage: beginLog } : {}),
   };
   try {

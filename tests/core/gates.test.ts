@@ -110,4 +110,25 @@ describe('gates', () => {
     expect(after.__content).toContain('Alert');
     await h.ok('browser_stop_session', { session_id: s.session_id });
   });
+
+  it("a replayed step passes its own tool's gates: a read-only session refuses a replayed fill", async () => {
+    const s = await h.ok('browser_start_session', {});
+    const pageId = await h.open('live/form.html', { session_id: s.session_id });
+    const ref = (await h.refs(pageId)).find((r) => r.role === 'textbox').ref;
+    await h.ok('browser_fill', { page_id: pageId, ref, value: 'typed' });
+    const script = (await h.ok('browser_export_script', { session_id: s.session_id })).script;
+    const ro = await h.ok('browser_start_session', { read_only: true });
+    const e = await h.err('browser_replay_script', { script, session_id: ro.session_id });
+    expect(e.code).toBe('read_only');
+    expect(e.content).toContain('browser_fill');
+    // the page the replay opened was not typed into
+    const page = (await h.ok('browser_list_pages', { session_id: ro.session_id })).pages[0];
+    const value = await h.ok('browser_evaluate', {
+      page_id: page.page_id,
+      expression: 'document.querySelector("input").value',
+    });
+    expect(value.value).toBe('');
+    await h.ok('browser_stop_session', { session_id: s.session_id });
+    await h.ok('browser_stop_session', { session_id: ro.session_id });
+  });
 });
