@@ -1,7 +1,7 @@
 // Build: bundle the in-page scripts (one IIFE string each) and compile src/ to dist/.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,6 +37,7 @@ if (!process.argv.includes('--injected-only')) {
     recursive: true,
   });
   await bundleCliClient();
+  await bundleRuntime();
 }
 
 /**
@@ -69,6 +70,74 @@ async function bundleCliClient() {
             }
             if (bare && !/^zod(\/|$)/.test(args.path)) return { path: args.path, external: true };
             return undefined;
+          });
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * The runtime in a few files, dist/bundle/: `brow mcp` and `brow daemon` run dist/bundle/main.js, the
+ * same main() with brow's modules and its packages bundled (split into chunks at each dynamic import,
+ * so what main.js loads lazily still loads lazily). Loading ~450 modules one by one (resolve, read,
+ * compile, link) was most of a cold start's CPU before the first MCP answer; the bundle takes about
+ * half. dist/bundle/launch.js is a second entry sharing the same chunks: bin/brow.js starts Chromium
+ * through it before main.js loads (prespawnChromium), and the runtime's launch takes that Chromium.
+ * Modules that read files beside themselves get their `import.meta.url` pointed back at their place
+ * in dist/. Packages used rarely, optional or native (the page-reading libraries, nats, iii-sdk,
+ * sharp, chromium-bidi and ws's optional add-ons) stay outside, loaded from node_modules when used.
+ */
+async function bundleRuntime() {
+  const dist = join(root, 'dist');
+  const outdir = join(dist, 'bundle');
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { main: join(dist, 'doors/cli/main.js'), launch: join(dist, 'core/browser/launch.js') },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    external: [
+      'iii-sdk',
+      'nats',
+      'sharp',
+      'linkedom',
+      '@mozilla/readability',
+      'turndown',
+      'turndown-plugin-gfm',
+      'chromium-bidi',
+      'chromium-bidi/*',
+      'bufferutil',
+      'utf-8-validate',
+      'supports-color',
+    ],
+    // CommonJS packages inside an ES module call require
+    banner: {
+      js: "import { createRequire as __browRequire } from 'node:module'; const require = __browRequire(import.meta.url);",
+    },
+    plugins: [
+      {
+        name: 'own-place',
+        setup(b) {
+          b.onLoad({ filter: /\.js$/ }, (args) => {
+            if (!args.path.startsWith(dist + '/') || args.path.startsWith(outdir + '/')) return undefined;
+            const text = readFileSync(args.path, 'utf8');
+            if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+            const place = relative(outdir, args.path).replace(/\\/g, '/');
+            return {
+              contents: text.replaceAll(
+                'import.meta.url',
+                `new URL(${JSON.stringify(place)}, import.meta.url).href`,
+              ),
+              loader: 'js',
+            };
           });
         },
       },

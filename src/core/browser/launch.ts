@@ -1,5 +1,12 @@
-/** Launch brow's own Chromium with flags that work on a closed network. */
-import puppeteer, { type Browser } from 'puppeteer-core';
+/**
+ * Launch brow's own Chromium with flags that work on a closed network. puppeteer-core is imported when a
+ * launch runs, so bin/brow.js can load this module early (prespawnChromium) without waiting for it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
 import { findChrome } from './find-chrome.js';
 
@@ -70,18 +77,14 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       hint: 'Start it headless, or run under a desktop or Xvfb (Xvfb :99 & export DISPLAY=:99).',
     });
   }
-  // navigator.webdriver stays false (seed 000 launches every browser so); a page still tells
-  // automation by other means unless the session is stealth
-  const args = [
-    ...CLOSED_NETWORK_FLAGS,
-    '--disable-blink-features=AutomationControlled',
-    ...proxyFlags(process.env),
-    ...(opts.args ?? []),
-  ];
-  if (isRoot()) args.push('--no-sandbox', '--disable-setuid-sandbox');
-  if (opts.viewport) args.push(`--window-size=${opts.viewport.width},${opts.viewport.height}`);
   const headless = opts.headless ?? true;
-  if (headless) args.push('--disable-gpu');
+  const args = browArgs(opts);
+  const puppeteer = await import('puppeteer-core');
+  const early = takePrespawned(chrome.path, headless, opts);
+  if (early) {
+    const browser = await connectPrespawned(early, puppeteer, args).catch(() => null);
+    if (browser) return browser;
+  }
   try {
     return await puppeteer.launch({
       executablePath: chrome.path,
@@ -107,4 +110,283 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       },
     );
   }
+}
+
+/** Chromium flags brow adds to puppeteer's defaults. */
+function browArgs(opts: LaunchOptions): string[] {
+  // navigator.webdriver stays false (seed 000 launches every browser so); a page still tells
+  // automation by other means unless the session is stealth
+  const args = [
+    ...CLOSED_NETWORK_FLAGS,
+    '--disable-blink-features=AutomationControlled',
+    ...proxyFlags(process.env),
+    ...(opts.args ?? []),
+  ];
+  if (isRoot()) args.push('--no-sandbox', '--disable-setuid-sandbox');
+  if (opts.viewport) args.push(`--window-size=${opts.viewport.width},${opts.viewport.height}`);
+  if (opts.headless ?? true) args.push('--disable-gpu');
+  return args;
+}
+
+/**
+ * The command line puppeteer.launch gives Chromium (puppeteer-core 24's ChromeLauncher.defaultArgs:
+ * its defaults with the caller's --disable-features/--enable-features merged in, then the caller's
+ * flags), before --remote-debugging-port and --user-data-dir. A prespawned Chromium is only used
+ * when puppeteer's own defaultArgs gives the same list, so a puppeteer upgrade that changes them
+ * makes brow launch as before instead of running a different browser.
+ */
+function puppeteerArgs(headless: boolean, extra: string[]): string[] {
+  const features = (flag: string) =>
+    extra
+      .filter((a) => a.startsWith(`${flag}=`))
+      .flatMap((a) => a.slice(flag.length + 1).split(','))
+      .map((f) => f.trim())
+      .filter(Boolean);
+  const disabled = [
+    'Translate',
+    'AcceptCHFrame',
+    'MediaRouter',
+    'OptimizationHints',
+    'WebUIReloadButton',
+    ...(process.env.PUPPETEER_TEST_EXPERIMENTAL_CHROME_FEATURES === 'true'
+      ? []
+      : ['ProcessPerSiteUpToMainFrameThreshold', 'IsolateSandboxedIframes']),
+    ...features('--disable-features'),
+  ];
+  const enabled = ['PdfOopif', ...features('--enable-features')];
+  const rest = extra.filter(
+    (a) => !a.startsWith('--disable-features=') && !a.startsWith('--enable-features='),
+  );
+  const args = [
+    '--allow-pre-commit-input',
+    '--disable-background-networking',
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--disable-breakpad',
+    '--disable-client-side-phishing-detection',
+    '--disable-component-extensions-with-background-pages',
+    '--disable-crash-reporter',
+    '--disable-default-apps',
+    '--disable-dev-shm-usage',
+    '--disable-hang-monitor',
+    '--disable-infobars',
+    '--disable-ipc-flooding-protection',
+    '--disable-popup-blocking',
+    '--disable-prompt-on-repost',
+    '--disable-renderer-backgrounding',
+    '--disable-search-engine-choice-screen',
+    '--disable-sync',
+    '--enable-automation',
+    '--export-tagged-pdf',
+    '--force-color-profile=srgb',
+    '--generate-pdf-document-outline',
+    '--metrics-recording-only',
+    '--no-first-run',
+    '--password-store=basic',
+    '--use-mock-keychain',
+    `--disable-features=${disabled.join(',')}`,
+    `--enable-features=${enabled.join(',')}`,
+  ];
+  if (process.env.PUPPETEER_DANGEROUS_NO_SANDBOX === 'true' && !rest.includes('--no-sandbox'))
+    args.push('--no-sandbox');
+  if (headless) args.push('--headless=new', '--hide-scrollbars', '--mute-audio');
+  args.push('--disable-extensions');
+  if (rest.every((a) => a.startsWith('-'))) args.push('about:blank');
+  return [...args, ...rest];
+}
+
+interface Prespawned {
+  path: string;
+  headless: boolean;
+  /** brow's flags and the whole command line before the debugging port and profile flags. */
+  browArgs: string[];
+  args: string[];
+  child: ChildProcess;
+  endpoint: Promise<string>;
+  exited: Promise<void>;
+  timer: NodeJS.Timeout;
+  /** Kill it (its whole process group) and remove its profile. */
+  discard(): void;
+  /** A launch connected to it: signals are the door's to handle from now on. */
+  taken(): void;
+}
+
+/** The Chromium prespawnChromium started, until a launch takes it or it is discarded. */
+let prespawned: Prespawned | null = null;
+
+/**
+ * Start Chromium now, before puppeteer and the rest of brow load (bin/brow.js does for `brow mcp`):
+ * the first launchChromium with the same executable and display mode connects to it instead of
+ * launching, which takes the launch off the critical path of a cold start. Spawned as
+ * puppeteer.launch would (its flags, a temporary profile, its own process group); killed with this
+ * process, and after `unusedMs` when no launch took it. False when nothing was started.
+ */
+export function prespawnChromium(opts: {
+  executable?: string;
+  headless?: boolean;
+  unusedMs?: number;
+}): boolean {
+  if (prespawned) return false;
+  const found = findChrome(opts.executable ?? '');
+  const headless = opts.headless ?? true;
+  if (!found?.path || (!headless && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)) return false;
+  const own = browArgs({ headless });
+  const args = puppeteerArgs(headless, own);
+  let dataDir: string;
+  let child: ChildProcess;
+  try {
+    dataDir = mkdtempSync(join(tmpdir(), 'puppeteer_dev_chrome_profile-'));
+  } catch {
+    return false;
+  }
+  const removeProfile = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    child = spawn(found.path, [...args, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`], {
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: process.env,
+    });
+  } catch {
+    removeProfile();
+    return false;
+  }
+  // it must not keep this process alive (a usage error exits at once): the exit hook below kills it
+  child.unref();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+  const kill = () => {
+    try {
+      if (child.pid && child.exitCode === null && child.signalCode === null) {
+        if (process.platform === 'win32') child.kill('SIGKILL');
+        else process.kill(-child.pid, 'SIGKILL');
+      }
+    } catch {
+      // gone already
+    }
+  };
+  const onExit = () => {
+    kill();
+    try {
+      removeProfile();
+    } catch {
+      // best effort, as puppeteer's own cleanup
+    }
+  };
+  process.once('exit', onExit);
+  // a signal before the door has its own handlers (while brow loads) ends this process without
+  // 'exit': end Chromium first, then let the signal do what it would have done
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (process.listenerCount(sig) > 1) return; // someone else handles it (and closes the browser)
+    unwatchSignals();
+    onExit();
+    process.kill(process.pid, sig);
+  };
+  const unwatchSignals = () => {
+    for (const sig of signals) process.removeListener(sig, onSignal);
+  };
+  for (const sig of signals) process.on(sig, onSignal);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      unwatchSignals();
+      process.removeListener('exit', onExit);
+      try {
+        removeProfile();
+      } catch {
+        // best effort
+      }
+      resolve();
+    });
+    child.once('error', () => resolve());
+  });
+  const endpoint = new Promise<string>((resolve, reject) => {
+    let seen = '';
+    let found = false;
+    child.stderr!.setEncoding('utf8');
+    // read to the end: Chromium blocks once a full pipe is not drained
+    child.stderr!.on('data', (d: string) => {
+      if (found) return;
+      seen = (seen + d).slice(-8192);
+      const m = /^DevTools listening on (ws:\/\/.*)$/m.exec(seen);
+      if (m) {
+        found = true;
+        resolve(m[1]!.trim());
+      }
+    });
+    void exited.then(() => reject(new Error('Chromium exited before it listened')));
+  });
+  endpoint.catch(() => undefined);
+  const entry: Prespawned = {
+    path: found.path,
+    headless,
+    browArgs: own,
+    args,
+    child,
+    endpoint,
+    exited,
+    timer: setTimeout(() => entry.discard(), opts.unusedMs ?? 30_000),
+    discard() {
+      clearTimeout(entry.timer);
+      if (prespawned === entry) prespawned = null;
+      kill();
+    },
+    taken: unwatchSignals,
+  };
+  entry.timer.unref();
+  child.once('error', () => entry.discard());
+  prespawned = entry;
+  return true;
+}
+
+/** The prespawned Chromium for this launch, if it matches; any other launch discards it (only the first may take it). */
+function takePrespawned(path: string, headless: boolean, opts: LaunchOptions): Prespawned | null {
+  const entry = prespawned;
+  if (!entry) return null;
+  prespawned = null;
+  clearTimeout(entry.timer);
+  const plain = !opts.userDataDir && !opts.viewport && !opts.args?.length;
+  if (plain && entry.path === path && entry.headless === headless) return entry;
+  entry.discard();
+  return null;
+}
+
+/**
+ * Connect to a prespawned Chromium; null (and it is killed) when it did not start, or when its command
+ * line is not the one puppeteer.launch would give now. Its Browser closes as a launched one does:
+ * close() waits for the process to exit (killed after 5 s) and its profile is removed.
+ */
+async function connectPrespawned(
+  entry: Prespawned,
+  puppeteer: Pick<typeof import('puppeteer-core'), 'connect' | 'defaultArgs'>,
+  args: string[],
+): Promise<Browser | null> {
+  const same =
+    JSON.stringify(entry.browArgs) === JSON.stringify(args) &&
+    JSON.stringify(puppeteer.defaultArgs({ headless: entry.headless, args: [...args] })) ===
+      JSON.stringify(entry.args);
+  let browser: Browser | null = null;
+  try {
+    if (!same) throw new Error('launch arguments changed');
+    const ws = await Promise.race([
+      entry.endpoint,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 30_000).unref()),
+    ]);
+    browser = await puppeteer.connect({
+      browserWSEndpoint: ws,
+      defaultViewport: null,
+      protocolTimeout: 60_000,
+    });
+    entry.taken();
+  } catch {
+    entry.discard();
+    return null;
+  }
+  const close = browser.close.bind(browser);
+  browser.close = async () => {
+    await close().catch(() => undefined);
+    const timer = setTimeout(() => entry.discard(), 5000);
+    await entry.exited;
+    clearTimeout(timer);
+  };
+  browser.process = () => entry.child;
+  return browser;
 }
