@@ -12,8 +12,9 @@
 // (Chromium launched as before, once the runtime has loaded) to see what a change buys in the same run.
 //
 // CLI: with the daemon for a private session up and one page open, `node bin/brow.js <command>`
-// is timed end to end for list-pages and snapshot, beside the floor (`node -e 0`) and the time to
-// load the CLI's module (importing dist/doors/cli/main.bundle.js and nothing else).
+// is timed end to end for list-pages and snapshot (the quick client, fast.bundle.js; BROW_NO_FAST=1
+// the full one, main.bundle.js), beside the floor (`node -e 0`) and the time to load each client
+// module alone.
 //
 // Medians of N runs (after one warm-up) and the load average are printed; nothing is asserted.
 // Needs dist/ (node scripts/build.mjs). Every process started here is killed by pid at the end.
@@ -296,11 +297,24 @@ async function cli(server) {
     const cases = [
       ['node -e 0 (the floor)', () => run(process.execPath, ['-e', '0'], env)],
       [
-        'load the CLI module only',
+        'load the full client module only',
         () => run(process.execPath, ['-e', `import(${JSON.stringify(bundle)})`], env),
+      ],
+      [
+        'load the quick client module only',
+        () =>
+          run(
+            process.execPath,
+            ['-e', `import(${JSON.stringify(bundle.replace('main.bundle', 'fast.bundle'))})`],
+            env,
+          ),
       ],
       ['brow --version', () => brow('--version')],
       ['brow list-pages', () => brow('list-pages')],
+      [
+        'brow list-pages, full client',
+        () => run(process.execPath, [BIN, 'list-pages'], { ...env, BROW_NO_FAST: '1' }),
+      ],
       ['brow snapshot', () => brow('snapshot')],
       ['brow snapshot --json', () => brow('snapshot', '--json')],
     ];

@@ -1,12 +1,18 @@
 #!/usr/bin/env node
 // brow's command line: see `brow --help`.
 //
-// Browser commands run from dist/doors/cli/main.bundle.js, the CLI client in one file (quick to load).
+// A browser command for a daemon that already runs is answered by dist/doors/cli/fast.bundle.js (the
+// quick client, no registry or zod); other browser commands run from dist/doors/cli/main.bundle.js,
+// the CLI client in one file (quick to load).
 // `brow mcp` and `brow daemon` run dist/bundle/main.js, the runtime bundled into a few chunks (see
 // bundleRuntime in scripts/build.mjs); the other builtins that start a runtime in this process run
 // dist/doors/cli/main.js, as does any line when its bundle is missing or BROW_NO_BUNDLE is set. All
 // are the same main().
 import { existsSync, readFileSync } from 'node:fs';
+import module from 'node:module';
+
+// Node 22+ keeps compiled code between runs (no-op where it does not exist)
+module.enableCompileCache?.();
 
 const args = process.argv.slice(2);
 const RUNTIME_BUILTINS = new Set(['serve', 'mcp', 'worker', 'doctor', 'daemon', 'config', 'node', 'cluster']);
@@ -89,6 +95,14 @@ async function load() {
   }
   if (runtimeBundle) return import('../dist/bundle/main.js');
   if (bundled) {
+    // a capability command for a running daemon: the quick client (src/doors/cli/fast.ts), else null
+    const code = process.env.BROW_NO_FAST
+      ? null
+      : await import('../dist/doors/cli/fast.bundle.js').then(
+          (fast) => fast.fastMain(args),
+          () => null,
+        );
+    if (code !== null) return { main: () => code };
     try {
       return await import('../dist/doors/cli/main.bundle.js');
     } catch (e) {

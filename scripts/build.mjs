@@ -1,9 +1,9 @@
 // Build: bundle the in-page scripts (one IIFE string each) and compile src/ to dist/.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const injectedDir = join(root, 'src/core/snapshot/injected');
@@ -46,13 +46,46 @@ if (!process.argv.includes('--injected-only')) {
  * main.js imports dynamically (the runtime, serve, the bus, capability handlers) stays outside, loaded
  * from dist/ as before, and so do packages other than zod. bin/brow.js runs the bundle for browser
  * commands and main.js for the builtins that start a runtime (serve, mcp, worker, doctor, daemon, config),
- * so no process holds two copies of a module whose classes are compared.
+ * so no process holds two copies of a module whose classes are compared. Beside it the quick client,
+ * fast.bundle.js (src/doors/cli/fast.ts, with commands.json), which answers a browser command for a
+ * running daemon without the registry and zod (~10 ms of loading instead of ~80).
  */
 async function bundleCliClient() {
   const outDir = join(root, 'dist/doors/cli');
+  await writeCommandManifest(outDir);
+  for (const name of ['main', 'fast']) await bundleClient(outDir, name);
+}
+
+/**
+ * dist/doors/cli/commands.json: what the quick client (fast.ts) needs of the capabilities, written
+ * from the code the full CLI runs: each command's name, capability, group and fields, the builtins,
+ * and renderHint's tool → command table.
+ */
+async function writeCommandManifest(outDir) {
+  const url = (f) => pathToFileURL(join(outDir, f)).href;
+  const [{ capabilityCommands }, { BUILTINS }, { doorNames }] = await Promise.all([
+    import(url('commands.js')),
+    import(url('main.js')),
+    import(url('../../runtime/door-names.js')),
+  ]);
+  const manifest = {
+    builtins: Object.keys(BUILTINS),
+    names: [...doorNames('cli')],
+    commands: [...capabilityCommands().values()].map((s) => ({
+      command: s.command,
+      name: s.capability.name,
+      group: s.capability.group,
+      fields: s.fields,
+    })),
+  };
+  writeFileSync(join(outDir, 'commands.json'), `${JSON.stringify(manifest)}\n`);
+}
+
+/** dist/doors/cli/<name>.bundle.js: <name>.js with zod and brow's modules inside (see above). */
+async function bundleClient(outDir, name) {
   await build({
-    entryPoints: [join(outDir, 'main.js')],
-    outfile: join(outDir, 'main.bundle.js'),
+    entryPoints: [join(outDir, `${name}.js`)],
+    outfile: join(outDir, `${name}.bundle.js`),
     bundle: true,
     format: 'esm',
     platform: 'node',

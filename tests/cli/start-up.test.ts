@@ -90,13 +90,58 @@ describe('the CLI client loads no daemon-only module', () => {
 describe('a browser command loads the CLI client as one bundle', () => {
   const own = (loaded: string[]) => loaded.filter((u) => u.startsWith('file:'));
 
-  it('brow list-pages loads bin/brow.js and dist/doors/cli/main.bundle.js (zod inside), not the ~90 modules of dist/', async () => {
+  it('brow list-pages for a running daemon loads bin/brow.js and the quick client (dist/doors/cli/fast.bundle.js) only: no registry, no zod', async () => {
+    await loadedBy(['list-pages']); // the daemon runs from here on
     const r = await loadedBy(['list-pages']);
     expect(r.code).toBe(0);
-    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.bundle.js'))).toBe(true);
+    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/fast.bundle.js'))).toBe(true);
+    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.bundle.js'))).toBe(false);
     expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(false);
     expect(r.loaded.some((u) => u.includes('/node_modules/zod/'))).toBe(false);
-    expect(own(r.loaded).length).toBeLessThanOrEqual(3);
+    expect(own(r.loaded).length).toBeLessThanOrEqual(2);
+  });
+
+  it('BROW_NO_FAST=1 (and help) load dist/doors/cli/main.bundle.js (zod inside), not the ~90 modules of dist/', async () => {
+    const cases: [string[], Record<string, string>][] = [
+      [['list-pages'], { BROW_NO_FAST: '1' }],
+      [['list-pages', '--help'], {}],
+    ];
+    for (const [args, env] of cases) {
+      const r = await loadedBy(args, env);
+      expect(r.code).toBe(0);
+      expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.bundle.js'))).toBe(true);
+      expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(false);
+      expect(r.loaded.some((u) => u.includes('/node_modules/zod/'))).toBe(false);
+      expect(own(r.loaded).length).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('the quick client answers as the full one: a bad input (checked by the daemon), an unknown ref, --json, --version', async () => {
+    const run = (args: string[], env: Record<string, string>) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const proc = spawn(process.execPath, [BIN, ...args, '--session', cli.session], {
+          cwd: ROOT,
+          env: { ...process.env, ...cli.env, ...env },
+        });
+        let out = '';
+        let err = '';
+        proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
+        proc.once('close', (code) => resolve({ code, out, err }));
+      });
+    await run(['list-pages'], {});
+    const lines = [
+      ['click'],
+      ['click', '--json'],
+      ['click', 'e999'],
+      ['type', 'e1', 'x', '--delay-ms', 'y'],
+      ['--version'],
+    ];
+    for (const args of lines) {
+      const quick = await run(args, {});
+      const full = await run(args, { BROW_NO_FAST: '1' });
+      expect(quick, args.join(' ')).toEqual(full);
+    }
   });
 
   it('the builtins that run a runtime here (doctor) and BROW_NO_BUNDLE load dist/ as compiled', async () => {

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { GLOBAL_FLAGS, type FieldSpec } from './commands.js';
+import { GLOBAL_FLAGS, type FieldSpec } from './flags.js';
 import { nearest } from '../../runtime/near.js';
 import { UsageError } from './usage-error.js';
 

@@ -12,7 +12,10 @@ import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import { daemonStatus, DEFAULT_IDLE_MS, ensureDaemon, stopDaemon } from './daemon-client.js';
 import { runDaemon } from './daemon.js';
 import { printOutcome, type Streams } from './output.js';
-import { checkProfile, parseDuration } from './runtime-dir.js';
+import { parseDuration } from './runtime-dir.js';
+import { profileOf } from './run.js';
+
+export { profileOf };
 import { own, UsageError } from './usage-error.js';
 
 /** A runtime from the command line's configuration (--config, BROW_*, config flags), with the --caps view. */
@@ -51,11 +54,6 @@ export async function doctorCommand(argv: string[], io: Streams): Promise<number
   } finally {
     await runtime.close();
   }
-}
-
-/** The daemon profile a command means: --session, else BROW_SESSION, else "default". */
-export function profileOf(session: string | undefined): string {
-  return checkProfile(session ?? process.env.BROW_SESSION ?? 'default');
 }
 
 const ago = (t: number) => `${Math.round((Date.now() - t) / 1000)} s ago`;

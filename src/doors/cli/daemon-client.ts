@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Outcome } from '../../runtime/outcome.js';
 import { BUILD, probe, type DaemonRequest, type DaemonStatus } from './daemon.js';
 import { profilePaths } from './runtime-dir.js';
+import { UsageError } from './usage-error.js';
 
 /** bin/brow.js, from src/doors/cli or dist/doors/cli alike. */
 export const BIN = fileURLToPath(new URL('../../../bin/brow.js', import.meta.url));
@@ -126,23 +127,32 @@ export async function invokeViaDaemon(
   input: unknown,
   notice?: StartNotice,
   onProgress?: (p: DaemonProgress) => void,
+  /** The CLI command typed, when this process did not check the input: the daemon checks it as the CLI would. */
+  cli?: string,
 ): Promise<{ outcome: Outcome; warnings: string[] }> {
   // the first call's answer comes once the daemon and its Chromium are up: the notice ends then
   let ready: ((ok: boolean) => void) | undefined;
-  type Reply = { outcome?: Outcome; error?: string; daemon?: { config_file: string | null; build: string } };
+  type Reply = {
+    outcome?: Outcome;
+    /** The input failed the CLI's check in the daemon (`cli` asked for it): nothing ran. */
+    usage?: { message: string; hint: string };
+    error?: string;
+    daemon?: { config_file: string | null; build: string };
+  };
   let reply: Reply;
   try {
     const socket = await ensureDaemon(t, notice && { starting: () => (ready = notice.starting()) });
     reply = await request<Reply>(
       socket,
-      { op: 'invoke', name, input, ...(onProgress ? { progress: true } : {}) },
+      { op: 'invoke', name, input, ...(onProgress ? { progress: true } : {}), ...(cli ? { cli } : {}) },
       onProgress,
     );
   } catch (e) {
     ready?.(false);
     throw e;
   }
-  ready?.(!!reply.outcome);
+  ready?.(!!reply.outcome || !!reply.usage);
+  if (reply.usage) throw new UsageError(reply.usage.message, { hint: reply.usage.hint });
   if (!reply.outcome) throw new DaemonUnreachable(`The daemon failed: ${reply.error ?? 'no answer'}`);
   const warnings: string[] = [];
   const restart = `\`brow daemon stop --session ${t.profile}\` restarts it`;

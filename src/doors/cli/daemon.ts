@@ -12,6 +12,8 @@ import { profilePaths } from './runtime-dir.js';
 
 export interface DaemonRequest {
   op: 'invoke' | 'status' | 'stop' | 'ping';
+  /** invoke: the CLI command typed, whose client left checking the input to the daemon (fast.ts). */
+  cli?: string;
   name?: string;
   input?: unknown;
   /** invoke: send `{progress: {done, total?, message?}}` lines before the answer line. */
@@ -166,6 +168,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
 
   const answer = async (req: DaemonRequest, sock: Socket, gone: AbortSignal): Promise<unknown> => {
     if (req.op === 'invoke') {
+      if (req.cli) {
+        // the quick client does not load the registry: check its input here, as the full CLI would
+        const usage = await cliCheck(String(req.cli), String(req.name), req.input);
+        if (usage) return { usage, daemon: { config_file: opts.loaded.file, build: BUILD } };
+      }
       const progress = req.progress
         ? (done: number, total?: number, message?: string) => {
             if (!gone.aborted && sock.writable)
@@ -239,4 +246,26 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGHUP', () => void shutdown('SIGHUP'));
   return done;
+}
+
+/** The CLI's own input check (argv.ts checkInput) for `command`, run here; its message and hint when it fails. */
+async function cliCheck(
+  command: string,
+  name: string,
+  input: unknown,
+): Promise<{ message: string; hint: string } | null> {
+  const [{ capabilityCommands }, { checkInput }, { UsageError }] = await Promise.all([
+    import('./commands.js'),
+    import('./argv.js'),
+    import('./usage-error.js'),
+  ]);
+  const spec = capabilityCommands().get(command);
+  if (!spec || spec.capability.name !== name) return null;
+  try {
+    checkInput(spec.command, spec.fields, spec.capability.input, input);
+    return null;
+  } catch (e) {
+    if (e instanceof UsageError) return { message: e.message, hint: e.hint };
+    throw e;
+  }
 }

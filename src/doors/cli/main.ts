@@ -7,23 +7,20 @@ import { errorOutcome } from '../../runtime/invoke.js';
 import { failure, type Outcome } from '../../runtime/outcome.js';
 import { readFileSync } from 'node:fs';
 import { renderHint } from '../../runtime/door-names.js';
-import { absolutePaths, checkInput, parseArgs } from './argv.js';
-import { daemonCommand, doctorCommand, profileOf, runtimeFromArgs } from './builtins.js';
-import { capabilityCommands, commandName, GLOBAL_FLAGS, VALUE_FLAGS, type CommandSpec } from './commands.js';
+import { checkInput } from './argv.js';
+import { daemonCommand, doctorCommand, runtimeFromArgs } from './builtins.js';
+import { capabilityCommands, commandName, type CommandSpec } from './commands.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config-cmd.js';
-import {
-  DaemonUnreachable,
-  invokeViaDaemon,
-  type DaemonProgress,
-  type StartNotice,
-} from './daemon-client.js';
+import { DaemonUnreachable } from './daemon-client.js';
 import { commandHelp, mainHelp } from './help.js';
 import { printOutcome, stdio, type Streams } from './output.js';
 import { replayCommand } from './replay.js';
 import { nearest } from '../../runtime/near.js';
-import { parseDuration } from './runtime-dir.js';
+import { forCliWith, runCommand, snapshotArgs, splitCommand } from './run.js';
 import { UsageError } from './usage-error.js';
+
+export { snapshotArgs, splitCommand };
 
 export interface Builtin {
   /** Usage after `brow `, for `brow --help`. */
@@ -111,104 +108,6 @@ export function version(): string {
   return pkg.version;
 }
 
-/**
- * Global flags stand anywhere on the line, as people type them: `brow --session x open-page URL`
- * is `brow open-page URL --session x`. Returns the command and its argv (the global flags typed
- * before it first).
- */
-export function splitCommand(argv: string[]): {
-  command: string | undefined;
-  rest: string[];
-  /** The global flags typed before the command. */
-  leading: string[];
-} {
-  const before: string[] = [];
-  let i = 0;
-  for (; i < argv.length; i++) {
-    const t = argv[i]!;
-    if (!t.startsWith('-') || t === '-') break;
-    if (t === '--') {
-      // `brow -- cmd`: the command follows
-      i++;
-      break;
-    }
-    if (t === '-h' || t === '-V') {
-      before.push(t);
-      continue;
-    }
-    const name = t.replace(/^--?/, '').split('=')[0]!;
-    if (name === 'version') {
-      before.push(t);
-      continue;
-    }
-    if (!(GLOBAL_FLAGS as readonly string[]).includes(name)) {
-      throw new UsageError(`brow has no global flag ${t.split('=')[0]}.`, {
-        hint: "Global flags are --json, --session NAME, --idle-timeout DUR, --config FILE, --input-json JSON, --help and --version; a command's own flags go after it (brow <command> --help).",
-      });
-    }
-    before.push(t);
-    if (VALUE_FLAGS.includes(name) && !t.includes('=')) {
-      const v = argv[i + 1];
-      if (v === undefined) {
-        throw new UsageError(`--${name} needs a value.`, {
-          hint: `For example brow --${name} VALUE list-pages.`,
-        });
-      }
-      before.push(v);
-      i++;
-    }
-  }
-  const command = argv[i];
-  return { command, rest: [...before, ...argv.slice(i + 1)], leading: before };
-}
-
-/**
- * `brow snapshot`, as agent-browser users type it: browser_list_elements with the whole page
- * (scope full); `-i` only the interactive elements (scope interactive); `-c` the compact outline
- * form (format outline: `- role "name" [ref=eN]`, no states or values); `-d N` only lines at most N
- * levels deep (--depth N). Every list-elements flag works too.
- */
-export function snapshotArgs(argv: string[]): string[] {
-  const out: string[] = [];
-  let scope = false;
-  let rest = false;
-  for (let i = 0; i < argv.length; i++) {
-    const t = argv[i]!;
-    if (rest || t === '--') {
-      rest = true;
-      out.push(t);
-      continue;
-    }
-    // -ic = -i -c
-    const shorts =
-      /^-[ic]*(d(=?\d+)?)?$/.test(t) && t.length > 1 ? [...t.slice(1).replace(/d.*$/, 'd')] : null;
-    if (!shorts) {
-      if (/^--(scope|ref)(=|$)/.test(t)) scope = true;
-      out.push(t);
-      continue;
-    }
-    for (const c of shorts) {
-      if (c === 'i') {
-        out.push('--scope', 'interactive');
-        scope = true;
-      } else if (c === 'c') out.push('--format', 'outline');
-      else {
-        // -d N, -dN, -d=N
-        const inline = t.slice(t.indexOf('d') + 1).replace(/^=/, '');
-        const n = c === shorts[shorts.length - 1] && inline === '' ? argv[++i] : inline;
-        if (n === undefined || !/^\d+$/.test(n)) {
-          throw new UsageError(`brow snapshot -d needs a number of levels, got ${n ?? 'nothing'}.`, {
-            hint: 'For example brow snapshot -i -d 2 (0 = the top level only).',
-          });
-        }
-        out.push('--depth', n);
-        break;
-      }
-    }
-  }
-  return scope ? out : ['--scope', 'full', ...out];
-}
-
 const SNAPSHOT_HELP = `Usage: brow snapshot [-i] [-c] [-d N] [list-elements flags]
 
 brow list-elements under the name agent-browser users know: the whole page (--scope full) with refs;
@@ -218,81 +117,27 @@ brow list-elements under the name agent-browser users know: the whole page (--sc
 Refs may be written @e1 wherever a command takes one: brow click @e1.
 `;
 
-/** Run one capability command through the profile's daemon. */
-async function runCapability(spec: CommandSpec, argv: string[], io: Streams): Promise<number> {
-  const { globals, input } = parseArgs(spec.command, spec.fields, argv);
-  if (globals.help) {
-    io.out(commandHelp(spec));
-    return 0;
-  }
-  checkInput(spec.command, spec.fields, spec.capability.input, input);
-  const target = {
-    profile: profileOf(globals.session),
-    configFile: globals.config ?? process.env.BROW_CONFIG,
-    ...(globals.idleTimeout ? { idleMs: parseDuration(globals.idleTimeout) } : {}),
-  };
-  const notice: StartNotice = {
-    starting: () => {
-      const t0 = Date.now();
-      io.err(`brow: starting the daemon and Chromium for session "${target.profile}"…`);
-      return (ok) => io.err(ok ? ` ready (${((Date.now() - t0) / 1000).toFixed(1)} s)\n` : ' failed\n');
+/** Run one capability command through the profile's daemon, its input checked here. */
+function runCapability(spec: CommandSpec, argv: string[], io: Streams): Promise<number> {
+  return runCommand(
+    { command: spec.command, name: spec.capability.name, group: spec.capability.group, fields: spec.fields },
+    argv,
+    io,
+    {
+      render: (text) => renderHint(text, 'cli'),
+      help: () => commandHelp(spec),
+      check: (input) => checkInput(spec.command, spec.fields, spec.capability.input, input),
     },
-  };
-  const status = progressPrinter(io, spec.capability.group === 'live');
-  const { outcome, warnings } = await invokeViaDaemon(
-    target,
-    spec.capability.name,
-    absolutePaths(input, process.cwd()),
-    notice,
-    status.show,
-  ).finally(status.end);
-  for (const w of warnings) io.err(`${w}\n`);
-  return printOutcome(forCli(outcome), globals.json, io);
-}
-
-/**
- * How a long call's progress shows on stderr: a call that needs a person prints its first message
- * whole, once (it says where the person should go); on a terminal a status line is then rewritten in
- * place, cut to the terminal's width.
- */
-function progressPrinter(
-  io: Streams,
-  person: boolean,
-): { show: (p: DaemonProgress) => void; end: () => void } {
-  let announced = false;
-  let width = 0;
-  const tty = io.errIsTty === true;
-  return {
-    show: (p) => {
-      const text = renderHint(p.message ?? `${p.done}${p.total ? ` of ${p.total}` : ''}`, 'cli');
-      if (person && !announced) {
-        announced = true;
-        io.err(`brow: ${text}\n`);
-        return;
-      }
-      if (!tty) return;
-      const cols = Math.max(20, (process.stderr.columns || 100) - 1);
-      const line = text.length > cols ? `${text.slice(0, cols - 1)}…` : text;
-      io.err(`\r${line.padEnd(width)}`);
-      width = line.length;
-    },
-    end: () => {
-      if (width > 0) io.err(`\r${' '.repeat(width)}\r`);
-    },
-  };
+  );
 }
 
 /** An answer as the CLI gives it: tools named in its text and hint are written as brow commands. */
 export function forCli(o: Outcome): Outcome {
-  const content = renderHint(o.content, 'cli');
-  if (o.ok) return { ...o, content };
-  const data = { ...o.data, message: renderHint(o.data.message, 'cli') };
-  if (typeof o.data.hint === 'string') data.hint = renderHint(o.data.hint, 'cli');
-  return { ...o, content, data };
+  return forCliWith(o, (text) => renderHint(text, 'cli'));
 }
 
 /** The outcome for an error thrown before or around a call. */
-function outcomeOf(e: unknown): Outcome {
+export function outcomeOf(e: unknown): Outcome {
   if (e instanceof UsageError) return e.toOutcome();
   if (e instanceof DaemonUnreachable) {
     const hint =
