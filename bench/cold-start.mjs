@@ -19,7 +19,7 @@
 // Medians of N runs (after one warm-up) and the load average are printed; nothing is asserted.
 // Needs dist/ (node scripts/build.mjs). Every process started here is killed by pid at the end.
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -110,6 +110,17 @@ function rpcChild(command, argv, opts) {
   };
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc. */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const v = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(v[11]) + Number(v[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 async function stopTree(pid, exited, closeInput) {
   const tree = processTree(pid);
   closeInput?.();
@@ -146,7 +157,7 @@ async function browCold(url, extraEnv = {}) {
     if (snap.isError || !snap.content[0].text.includes('Reveal answer'))
       throw new Error(`snapshot: ${snap.content[0].text.slice(0, 200)}`);
     const total = now() - t0;
-    return { initialize, list, open: opened, total, tools: tools.length };
+    return { initialize, list, open: opened, total, tools: tools.length, cpu: cpuMs(rpc.child.pid) };
   } catch (e) {
     throw new Error(`${e.message} ${rpc.stderr().slice(-400)}`);
   } finally {
@@ -261,6 +272,10 @@ async function coldStart(server) {
     row(
       'page open → snapshot',
       b.map((r) => r.total - r.open),
+    );
+    row(
+      'CPU of the brow process (not Chromium)',
+      b.map((r) => r.cpu),
     );
   }
   const a = results.get('agent-browser');
