@@ -119,7 +119,8 @@ async function bundleClient(outDir, name) {
  * through it before main.js loads (prespawnChromium), and the runtime's launch takes that Chromium.
  * Modules that read files beside themselves get their `import.meta.url` pointed back at their place
  * in dist/. Packages used rarely, optional or native (the page-reading libraries, nats, iii-sdk,
- * sharp, chromium-bidi and ws's optional add-ons) stay outside, loaded from node_modules when used.
+ * sharp, chromium-bidi, proxy-agent, yargs and ws's optional add-ons) stay outside, loaded from
+ * node_modules when used (it also keeps the package small: the install size is bounded).
  */
 async function bundleRuntime() {
   const dist = join(root, 'dist');
@@ -147,6 +148,10 @@ async function bundleRuntime() {
       'turndown-plugin-gfm',
       'chromium-bidi',
       'chromium-bidi/*',
+      // @puppeteer/browsers' download helpers (a PAC interpreter, FTP, …): brow never downloads a browser
+      'proxy-agent',
+      'yargs',
+      'yargs/*',
       'bufferutil',
       'utf-8-validate',
       'supports-color',
