@@ -1,5 +1,5 @@
 /** The one result shape every door starts from: seed 001's `{ok, content, data}`. */
-import type { ErrorCode } from '../core/errors.js';
+import { BrowserError, type ErrorCode } from '../core/errors.js';
 import type { ImageContent } from '../capabilities/define.js';
 
 export interface OkOutcome {
@@ -36,4 +36,12 @@ export function failure(
     content: failureText(code, message, hint),
     data: { error_code: code, message, hint, ...extra },
   };
+}
+
+/**
+ * The reason a door aborts a call's signal with, when the cancelled call should answer with a code
+ * of its own (a bus worker closing: `connection_failed`) rather than a plain cancellation.
+ */
+export function cancelReason(code: ErrorCode, message: string, hint?: string): Error {
+  return new BrowserError(code, message, hint ? { hint } : {});
 }

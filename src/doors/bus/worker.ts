@@ -6,9 +6,8 @@
  */
 import { registerWorker, type IIIClient, type InitOptions } from 'iii-sdk';
 import { z } from 'zod';
-import { BrowserError } from '../../core/errors.js';
 import { setDoorNames } from '../../runtime/door-names.js';
-import type { ErrorOutcome } from '../../runtime/outcome.js';
+import { cancelReason, type ErrorOutcome } from '../../runtime/outcome.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
 import { syncConfiguration } from './config-sync.js';
 import { BusError } from './errors.js';
@@ -158,9 +157,11 @@ export function runBusWorker(runtime: BrowRuntime, opts: BusWorkerOptions = {}):
     configured,
     async close() {
       closing.abort(
-        new BrowserError('connection_failed', 'The bus worker is shutting down; the call was cancelled.', {
-          hint: 'Call again once a browser worker is connected.',
-        }),
+        cancelReason(
+          'connection_failed',
+          'The bus worker is shutting down; the call was cancelled.',
+          'Call again once a browser worker is connected.',
+        ),
       );
       triggers.stop();
       await client.shutdown();
