@@ -1,6 +1,6 @@
 /** Start a separate Chromium with remote debugging, as a person would, for attach tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -67,4 +67,30 @@ export async function startDebugChromium(urls: string[] = ['about:blank']): Prom
 export async function listTargets(cdpUrl: string): Promise<{ id: string; url: string; type: string }[]> {
   const res = await fetch(`${cdpUrl}/json/list`);
   return ((await res.json()) as { id: string; url: string; type: string }[]).filter((t) => t.type === 'page');
+}
+
+/** Pids of `root`'s descendants (walked through /proc parent links) whose command is Chromium. */
+export function chromiumUnder(root: number): number[] {
+  const parent = new Map<number, number>();
+  const comm = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so split after the last ')'
+      const close = stat.lastIndexOf(')');
+      comm.set(pid, stat.slice(stat.indexOf('(') + 1, close));
+      parent.set(pid, Number(stat.slice(close + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parent.get(pid), i = 0; p !== undefined && p > 1 && i < 64; p = parent.get(p), i++) {
+      if (p === root) return true;
+    }
+    return false;
+  };
+  return [...comm].filter(([pid, c]) => /chrom/i.test(c) && under(pid)).map(([pid]) => pid);
 }

@@ -1,6 +1,7 @@
 /** `brow node` (a worker), `brow cluster status`, and the --nats flags serve and mcp share. */
 import type { BrowConfigInput } from '../runtime/config.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { onStopSignals } from '../runtime/stop-signals.js';
 import { checkPrefix, type NatsOptions } from './connect.js';
 
 /** The NATS flags, for node:util parseArgs (with BROW_NATS* variables as defaults). */
@@ -97,17 +98,13 @@ export async function runNode(
     `worker ${id} serving up to ${runtime.config.max_sessions} sessions on ${redact(nats.url)} (prefix ${nats.prefix ?? 'brow'})`,
   );
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (how: 'drain' | 'close') => {
-      if (stopping) return;
-      stopping = true;
-      void (how === 'drain' ? worker.drain() : worker.close()).finally(() => {
+    // SIGTERM drains (running calls finish), SIGINT closes
+    onStopSignals((signal) => {
+      void (signal === 'SIGTERM' ? worker.drain() : worker.close()).finally(() => {
         log(`worker ${id} left the cluster`);
         resolve(0);
       });
-    };
-    process.once('SIGTERM', () => stop('drain'));
-    process.once('SIGINT', () => stop('close'));
+    });
   });
 }
 

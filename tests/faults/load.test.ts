@@ -2,35 +2,11 @@
  * Load and clean exit: 16 sessions × 50 actions at once, every final value checked; then brow
  * stops and no Chromium process of its own is left (descendants of this process counted in /proc).
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { chromiumUnder } from '../chromium-process.js';
 import { harness, refOf } from '../helpers.js';
 
-/** Pids of this process's descendants whose command is Chromium. */
-function chromiumDescendants(): number[] {
-  const parent = new Map<number, number>();
-  const comm = new Map<number, string>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // pid (comm) state ppid …: comm may hold spaces and parentheses, so split after the last ')'
-      const close = stat.lastIndexOf(')');
-      comm.set(pid, stat.slice(stat.indexOf('(') + 1, close));
-      parent.set(pid, Number(stat.slice(close + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const mine = (pid: number): boolean => {
-    for (let p = parent.get(pid), i = 0; p !== undefined && p > 1 && i < 64; p = parent.get(p), i++) {
-      if (p === process.pid) return true;
-    }
-    return false;
-  };
-  return [...comm].filter(([pid, c]) => /chrom/i.test(c) && mine(pid)).map(([pid]) => pid);
-}
+const chromiumDescendants = (): number[] => chromiumUnder(process.pid);
 
 describe('16 sessions × 50 actions at once', () => {
   it('every final value is right, and brow leaves no Chromium behind', async () => {

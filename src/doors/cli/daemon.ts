@@ -8,6 +8,7 @@ import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { LoadedConfig } from '../lib/config.js';
+import { onStopSignals } from '../../runtime/stop-signals.js';
 import { profilePaths } from './runtime-dir.js';
 
 export interface DaemonRequest {
@@ -242,9 +243,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     `profile "${opts.profile}" listening on ${socket}; idle timeout ${opts.idleMs} ms; browser sessions stop after ${runtime.config.idle_stop_ms} ms idle`,
   );
   armIdle();
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGHUP', () => void shutdown('SIGHUP'));
+  onStopSignals((signal) => void shutdown(signal), ['SIGTERM', 'SIGINT', 'SIGHUP']);
   return done;
 }
 

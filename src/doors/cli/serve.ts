@@ -8,6 +8,7 @@ import { parseCaps, restrictRuntime } from '../mcp/caps.js';
 import { runtimeFromArgs } from './builtins.js';
 import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import type { Streams } from './output.js';
+import { onStopSignals } from '../../runtime/stop-signals.js';
 import { runUntilSignal } from './until-signal.js';
 import { natsUnreachable } from './cluster-cmd.js';
 import { own, UsageError } from './usage-error.js';
@@ -123,9 +124,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   ]);
   const close = () => Promise.all([door.close().catch(() => undefined), runtime.close()]);
   // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike
-  const onSignal = () => void close().finally(() => process.exit(0));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  onStopSignals(() => void close().finally(() => process.exit(0)));
   try {
     await runMcpStdio(runtime);
   } finally {

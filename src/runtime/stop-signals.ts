@@ -1,0 +1,21 @@
+/**
+ * How a long-running brow process (serve, mcp, the daemon, a worker, a cluster node) takes its stop
+ * signals. `stop(signal)` runs once, on the first. The handlers stay installed after it, and a
+ * repeat is ignored: a second signal must never meet Node's default action, which ends the process
+ * at once and leaves Chromium (its own process group) running; nor may it exit early, because once
+ * puppeteer's browser.close() has begun its exit hook no longer kills Chromium. Second signals are
+ * common: `npm run` forwards the one its process group got, and people press Ctrl-C twice. The
+ * stop itself is bounded (each door's close), so the process still ends.
+ */
+export function onStopSignals(
+  stop: (signal: NodeJS.Signals) => void,
+  signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
+): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    stop(signal);
+  };
+  for (const s of signals) process.on(s, handle);
+}
