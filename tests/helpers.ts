@@ -128,3 +128,28 @@ export function gatesFor(cap: AnyCapability, input: Record<string, unknown>): Ga
     throw new Error(`sample input for ${cap.name} does not parse: ${parsed.error.message}`);
   return gatesOf(cap, parsed.data);
 }
+
+/**
+ * Call every capability whose gates for a sample input include `gate`, on the page `where` names;
+ * returns each call's answer ('ok' or its error code), keyed by name (and action). `skip` leaves
+ * capabilities out by name.
+ */
+export async function callGated(
+  h: Harness,
+  where: { page_id: string; session_id: string; ref: string },
+  gate: keyof Gates,
+  skip: (name: string) => boolean = () => false,
+): Promise<Record<string, string>> {
+  const answers: Record<string, string> = {};
+  for (const cap of h.rt.capabilities) {
+    if (skip(cap.name)) continue;
+    for (const input of sampleInputs(cap, where)) {
+      if (!gatesFor(cap, input)[gate]) continue;
+      const o = await h.rt.invoke(cap.name, input);
+      answers[`${cap.name}${input.action ? ` ${String(input.action)}` : ''}`] = o.ok
+        ? 'ok'
+        : String(o.data.error_code);
+    }
+  }
+  return answers;
+}

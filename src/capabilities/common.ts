@@ -66,6 +66,29 @@ export function onPage<T>(
 }
 
 /**
+ * The session a session-wide call means (the page's, the one named, else the caller's default),
+ * past the call's gates; it is touched.
+ */
+export function sessionOf(
+  ctx: CapabilityContext,
+  input: { page_id?: string | undefined; session_id?: string | undefined },
+): Session {
+  const s = input.page_id
+    ? ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner).session
+    : input.session_id
+      ? ctx.core.session(input.session_id, ctx.owner)
+      : ctx.core.defaultSession(ctx.owner);
+  if (!s) {
+    throw new BrowserError('session_not_found', 'No session is running.', {
+      hint: 'Start one with browser_start_session or browser_open_page, then call again.',
+    });
+  }
+  passGates(ctx, s);
+  s.touch();
+  return s;
+}
+
+/**
  * Refuse the call when one of its capability's gates is shut (ctx.gates, set by invoke): a
  * read-only session, a person's handoff, an open dialog, in that order. Without a page only the
  * session's gate applies (a session-wide call: cookies, saved state).

@@ -1,9 +1,9 @@
 /** Emulation for a session: device presets, viewport, user agent, geolocation, timezone, locale, media, throttling. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import { sessionIdField, sessionIdOut } from './common.js';
+import { sessionIdField, sessionIdOut, sessionOf } from './common.js';
 import { defineCapability } from './define.js';
-import { refuseInReadOnly, sessionOf } from './network.js';
+import { refuseInReadOnly } from './network.js';
 
 const PERMISSIONS = [
   'geolocation',

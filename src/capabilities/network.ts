@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
 import type { Session } from '../core/session/session.js';
-import { sessionIdField, sessionIdOut } from './common.js';
-import { defineCapability, type CapabilityContext } from './define.js';
+import { sessionIdField, sessionIdOut, sessionOf } from './common.js';
+import { defineCapability } from './define.js';
 
 const scope = {
   session_id: sessionIdField,
@@ -13,25 +13,6 @@ const scope = {
 const headersField = z
   .record(z.string().min(1).max(256), z.string().max(8192))
   .refine((h) => Object.keys(h).length <= 50, 'at most 50 headers');
-
-/** The session a call means: the page's, the one named, or the default; it is touched. */
-export function sessionOf(
-  ctx: CapabilityContext,
-  input: { page_id?: string | undefined; session_id?: string | undefined },
-): Session {
-  const session = input.page_id
-    ? ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner).session
-    : input.session_id
-      ? ctx.core.session(input.session_id, ctx.owner)
-      : ctx.core.defaultSession(ctx.owner);
-  if (!session) {
-    throw new BrowserError('session_not_found', 'No session is running.', {
-      hint: 'Start one with browser_start_session (or open a page) first; settings then apply to every page it opens.',
-    });
-  }
-  session.touch();
-  return session;
-}
 
 /**
  * A read-only session may narrow what its pages reach (block routes, origin lists, offline) but

@@ -1,32 +1,12 @@
 /** Cookies and saved login state: read, set and clear cookies; save a session's state and load it back. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import type { Session } from '../core/session/session.js';
-import { pageIdField, passGates, sessionIdField, sessionIdOut } from './common.js';
-import { defineCapability, type CapabilityContext } from './define.js';
+import { pageIdField, sessionIdField, sessionIdOut, sessionOf } from './common.js';
+import { defineCapability } from './define.js';
 
 /** A read-only session keeps its cookies and storage as they are (it may start from a profile). */
 const KEPT_AS_THEY_ARE =
   'Use a session without read_only, or start one from saved state: browser_start_session {profile, read_only}.';
-
-/** The session a call means (the page's, the named one, else the default), past the call's gates. */
-function sessionOf(
-  ctx: CapabilityContext,
-  input: { page_id?: string | undefined; session_id?: string | undefined },
-): Session {
-  const s = input.page_id
-    ? ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner).session
-    : input.session_id
-      ? ctx.core.session(input.session_id, ctx.owner)
-      : ctx.core.defaultSession(ctx.owner);
-  if (!s) {
-    throw new BrowserError('session_not_found', 'No session is running.', {
-      hint: 'Start one with browser_start_session or browser_open_page, then call again.',
-    });
-  }
-  passGates(ctx, s);
-  return s;
-}
 
 const sameSite = z.enum(['Strict', 'Lax', 'None']);
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
-import { gatesFor, harness, refOf, sampleInputs, type Harness } from '../helpers.js';
+import { callGated, gatesFor, harness, refOf, sampleInputs, type Harness } from '../helpers.js';
 
 /** Capabilities that act on a page but go on while a person holds it, and why. */
 const GO_ON_IN_A_HANDOFF: Record<string, string> = {
@@ -61,16 +61,7 @@ describe('gates', () => {
     const pageId = await h.open('live/form.html', { session_id: s.session_id });
     const ref = (await h.refs(pageId)).find((r) => r.role === 'textbox').ref;
     const where = { page_id: pageId, session_id: s.session_id as string, ref };
-    const answers: Record<string, string> = {};
-    for (const cap of h.rt.capabilities) {
-      for (const input of sampleInputs(cap, where)) {
-        if (!gatesFor(cap, input).write) continue;
-        const o = await h.rt.invoke(cap.name, input);
-        answers[`${cap.name}${input.action ? ` ${String(input.action)}` : ''}`] = o.ok
-          ? 'ok'
-          : String(o.data.error_code);
-      }
-    }
+    const answers = await callGated(h, where, 'write');
     expect(Object.keys(answers).length).toBeGreaterThan(15);
     expect(Object.entries(answers).filter(([, code]) => code !== 'read_only')).toEqual([]);
     // nothing was typed, and reads still work
@@ -91,18 +82,8 @@ describe('gates', () => {
     const clicked = await h.ok('browser_click', { page_id: pageId, ref: alert });
     expect(clicked.action.dialogs[0].handled).toBe('pending');
     const where = { page_id: pageId, session_id: s.session_id as string, ref: alert };
-    const answers: Record<string, string> = {};
-    for (const cap of h.rt.capabilities) {
-      // the visual tools check for a configured vision model before they hold the page; none is here
-      if (cap.name.includes('visual')) continue;
-      for (const input of sampleInputs(cap, where)) {
-        if (!gatesFor(cap, input).dialog) continue;
-        const o = await h.rt.invoke(cap.name, input);
-        answers[`${cap.name}${input.action ? ` ${String(input.action)}` : ''}`] = o.ok
-          ? 'ok'
-          : String(o.data.error_code);
-      }
-    }
+    // the visual tools check for a configured vision model before they hold the page; none is here
+    const answers = await callGated(h, where, 'dialog', (name) => name.includes('visual'));
     expect(Object.keys(answers).length).toBeGreaterThan(20);
     expect(Object.entries(answers).filter(([, code]) => code !== 'dialog_blocking')).toEqual([]);
     await h.ok('browser_handle_dialog', { page_id: pageId, accept: true });

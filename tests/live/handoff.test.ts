@@ -1,7 +1,7 @@
 /** Handoff through invoke(): banner, confirm call, timeout, Continue in the page, navigation, handoff_pending. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchInput } from '../../src/core/live/input.js';
-import { gatesFor, harness, sampleInputs, type Harness } from '../helpers.js';
+import { callGated, harness, type Harness } from '../helpers.js';
 import { continueRect, corePage, nextEvent, until } from './helpers.js';
 
 let h: Harness;
@@ -166,16 +166,7 @@ describe('handoff', () => {
     // every capability gated on a handoff (declared: src/capabilities/define.ts Gates) answers
     // handoff_pending; tests/core/gates.test.ts checks which capabilities declare it
     const where = { page_id: pageId, session_id: page.session.id, ref };
-    const answers: Record<string, string> = {};
-    for (const cap of h.rt.capabilities) {
-      for (const input of sampleInputs(cap, where)) {
-        if (!gatesFor(cap, input).handoff) continue;
-        const o = await h.rt.invoke(cap.name, input);
-        answers[`${cap.name}${input.action ? ` ${String(input.action)}` : ''}`] = o.ok
-          ? 'ok'
-          : String(o.data.error_code);
-      }
-    }
+    const answers = await callGated(h, where, 'handoff');
     expect(Object.keys(answers).length).toBeGreaterThan(20);
     const wrong = Object.entries(answers).filter(([, code]) => code !== 'handoff_pending');
     expect(wrong).toEqual([]);
