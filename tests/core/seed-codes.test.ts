@@ -68,11 +68,20 @@ describe("seed 001's error codes", () => {
   it('version_mismatch: an attached tab set up by another brow build', async () => {
     const person = await startDebugChromium([h.server.url('core/old-brow.html')]);
     try {
+      // the tab must have its document before brow adopts it: a document that starts after the
+      // adoption gets this brow's script first (seen in CI: the tab then listed without an error)
+      const loadedDeadline = Date.now() + 30_000;
+      for (;;) {
+        const targets = (await (await fetch(`${person.cdpUrl}/json/list`)).json()) as { title: string }[];
+        if (targets.some((t) => t.title === 'Set up by another brow')) break;
+        if (Date.now() > loadedDeadline) throw new Error("the person's tab did not load old-brow.html");
+        await new Promise((r) => setTimeout(r, 100));
+      }
       const a = await h.ok('browser_attach_session', {
         cdp_url: person.cdpUrl,
         adopt_url_substring: 'old-brow.html',
       });
-      // the person's tab may still be loading when it is adopted: wait for its document
+      // and wait for it to finish loading
       const deadline = Date.now() + 30_000;
       for (;;) {
         const o = await h.call('browser_evaluate', {
