@@ -19,7 +19,7 @@ await build({
   bundle: true,
   format: 'iife',
   target: 'es2022',
-  minify: true,
+  minify: !process.env.BROW_NO_MINIFY,
   legalComments: 'none',
   logLevel: 'warning',
 });

@@ -39,7 +39,7 @@ function kind(a) {
 }
 
 /** The block (markers included) for a list of capabilities; groups in `groupOrder`, tools by name. */
-export function renderToolBlock(capabilities, groupOrder, inputJsonSchema) {
+export function renderToolBlock(capabilities, groupOrder, inputJsonSchema, core = []) {
   const rank = (g) => (groupOrder.includes(g) ? groupOrder.indexOf(g) : groupOrder.length);
   const groups = [...new Set(capabilities.map((c) => c.group))].sort(
     (a, b) => rank(a) - rank(b) || a.localeCompare(b),
@@ -48,15 +48,16 @@ export function renderToolBlock(capabilities, groupOrder, inputJsonSchema) {
     START,
     '<!-- Generated from the capability registry by `node scripts/gen-tool-docs.mjs`: edit the capabilities, not this list. -->',
     '',
-    `${capabilities.length} tools in ${groups.length} groups. Each is an MCP tool (\`brow mcp\`, \`/mcp\`) and \`POST /v1/tools/<name>\`; ` +
-      '`--caps` turns groups off (e.g. `--caps=-actions`). `?` marks an optional parameter.',
+    `${capabilities.length} tools in ${groups.length} groups. Each is \`POST /v1/tools/<name>\` and an MCP tool of \`brow serve\`'s \`/mcp\`; ` +
+      `\`brow mcp\` lists the ${core.length} marked ★ (\`core\`) unless \`--caps\` names more (\`--caps=core,storage\`, \`--caps=all\`). ` +
+      '`?` marks an optional parameter.',
   ];
   for (const g of groups) {
     lines.push('', `**${g}**`, '', '| tool | parameters | what it does | kind |', '|---|---|---|---|');
     const tools = capabilities.filter((c) => c.group === g).sort((a, b) => a.name.localeCompare(b.name));
     for (const c of tools) {
       lines.push(
-        `| \`${c.name}\` | ${params(inputJsonSchema(c))} | ${cell(firstSentence(c.description))} | ${kind(c.annotations)} |`,
+        `| \`${c.name}\`${core.includes(c.name) ? ' ★' : ''} | ${params(inputJsonSchema(c))} | ${cell(firstSentence(c.description))} | ${kind(c.annotations)} |`,
       );
     }
   }
@@ -78,7 +79,8 @@ export async function currentBlock() {
   if (!existsSync(registry)) throw new Error('dist/ is missing: run `node scripts/build.mjs` first.');
   const { capabilities } = await import(registry);
   const { CAPABILITY_GROUPS, inputJsonSchema } = await import(join(root, 'dist/doors/mcp/index.js'));
-  return renderToolBlock(capabilities, CAPABILITY_GROUPS, inputJsonSchema);
+  const { CORE_TOOLS } = await import(join(root, 'dist/doors/mcp/caps.js'));
+  return renderToolBlock(capabilities, CAPABILITY_GROUPS, inputJsonSchema, [...CORE_TOOLS]);
 }
 
 const ERR_START = '<!-- errors:start -->';

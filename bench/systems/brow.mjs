@@ -66,15 +66,17 @@ export class Brow {
     this.dir = tempDir('brow');
     const env = { BROW_CHROME: CHROMIUM };
     const attempts = [];
+    // `brow mcp` lists the core tools by default; the scale run adds sessions one by one
+    const caps = this.opts.sessions ? ['--caps=core,sessions'] : [];
     if (this.opts.sessions && this.opts.sessions > 4) {
       const cfg = join(this.dir, 'brow.json');
       writeFileSync(
         cfg,
         JSON.stringify({ executable: CHROMIUM, max_sessions: Math.max(16, this.opts.sessions) }),
       );
-      attempts.push(['mcp', '--config', cfg]);
+      attempts.push(['mcp', ...caps, '--config', cfg]);
     }
-    attempts.push(['mcp']);
+    attempts.push(['mcp', ...caps]);
     let lastErr;
     for (const args of attempts) {
       this.args = args;

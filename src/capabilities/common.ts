@@ -5,11 +5,15 @@ import type { BrowPage, Watch } from '../core/session/page.js';
 import type { Session } from '../core/session/session.js';
 import type { CapabilityContext } from './define.js';
 
-export const pageIdField = z.string().min(1).optional().describe('Page; default: the last used');
+/**
+ * The page and session a call is for. Left out, or "" (models fill every optional field), they
+ * mean the defaults: the page last used and the page's own session.
+ */
+export const pageIdField = z.string().optional().describe('Default: the last used page');
 
-export const sessionIdField = z.string().min(1).optional().describe("Session; default: the page's");
+export const sessionIdField = z.string().optional().describe("Default: the page's session");
 
-export const refField = z.string().min(1).describe('Ref from the latest listing, e.g. "e12"');
+export const refField = z.string().describe('Ref from the latest listing, e.g. "e12"');
 
 export const timeoutField = z
   .number()

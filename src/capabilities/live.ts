@@ -44,7 +44,7 @@ export const handoffCap = defineCapability({
   name: 'browser_handoff',
   title: 'Hand the page to a person',
   description:
-    'Pause for a step only a human can do (CAPTCHA, 2FA, SSO): shows your instructions and a Continue button in the page and the web console (its URL is in the progress and the answer), waits for it, browser_confirm_handoff or the timeout. Returns what changed.',
+    'Pause for a step only a person can do (CAPTCHA, 2FA, SSO): shows your instructions and a Continue button in the page and the web console, and waits. Returns what changed.',
   group: 'live',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   output: z

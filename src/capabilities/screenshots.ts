@@ -7,7 +7,7 @@ export const screenshotCap = defineCapability({
   name: 'browser_screenshot',
   title: 'Take a screenshot',
   description:
-    'An image of the viewport, the full page or a ref, sized for a model (≤ 1024², ≤ 150 KB); labels tag controls (label_to_ref). Prefer reading unless layout is the question.',
+    'An image of the viewport, full page or a ref, sized for a model (≤ 1024², ≤ 150 KB); labels tag controls (label_to_ref). Prefer reading unless layout matters.',
   group: 'screenshots',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   gates: READS,

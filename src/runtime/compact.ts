@@ -186,7 +186,7 @@ const compactSnapshotSchema = z
 
 const compactEffectSchema = z
   .looseObject({ outcome: z.string().describe('completed|dispatched|no_change|failed') })
-  .describe('Effect (empty fields left out)');
+  .describe('Effect');
 
 const COMPACT_FIELDS: Record<string, z.ZodType> = {
   snapshot: compactSnapshotSchema,

@@ -60,7 +60,15 @@ beforeAll(async () => {
   server = await startFixtureServer();
   worker = await startWorker(nats.url, 'wp', ['--capacity', '3', '--nats-token', TOKEN]);
   gw = await ClusterRuntime.connect({ url: nats.url, token: TOKEN });
-  mcp = await stdioClient(['--nats', nats.url, '--nats-token', TOKEN]);
+  // the default tool set (core) and the two diagnostics these tests read; confirming stays the
+  // person's (the console, the gateway), outside the agent's tool list
+  mcp = await stdioClient([
+    '--nats',
+    nats.url,
+    '--nats-token',
+    TOKEN,
+    '--caps=core,browser_doctor,browser_close_page',
+  ]);
 }, SETUP_MS);
 
 afterAll(async () => {

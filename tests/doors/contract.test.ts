@@ -33,7 +33,8 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
   const config = configFile();
   serve = await spawnServe(['--config', config]);
-  const stdio = await stdioClient(['--config', config]);
+  // the contract table covers every tool: all of them, not the default core set
+  const stdio = await stdioClient(['--caps=all', '--config', config]);
   const http = await httpClient(serve.url);
   clients.push(stdio.client, http.client);
   doors.push(

@@ -66,7 +66,13 @@ beforeAll(async () => {
   buildOnce();
   ensureInjectedBuilt();
   fixtures = await startFixtureServer();
-  mcp = await stdioClient(['--config', configFile({ prelaunch: false })]);
+  // the default set (core, with browser_handoff) and what these tests read besides; not
+  // browser_confirm_handoff: the console confirms through the whole runtime
+  mcp = await stdioClient([
+    '--caps=core,browser_doctor,browser_pick,browser_read_picks',
+    '--config',
+    configFile({ prelaunch: false }),
+  ]);
   person = await personBrowser();
   const opened = await call('browser_open_page', { url: fixtures.url('live/form.html') });
   pageId = opened.data.page_id;
@@ -238,7 +244,12 @@ describe('brow mcp serves the web console', () => {
   });
 
   it('--no-console serves none; --console-port picks the port', async () => {
-    const off = await stdioClient(['--no-console', '--config', configFile({ prelaunch: false })]);
+    const off = await stdioClient([
+      '--no-console',
+      '--caps=core,browser_doctor',
+      '--config',
+      configFile({ prelaunch: false }),
+    ]);
     try {
       const doctor = (await off.client.callTool({ name: 'browser_doctor', arguments: {} })) as CallToolResult;
       expect((doctor.structuredContent as any).console_url).toBeNull();

@@ -19,14 +19,18 @@ import { ensureInjectedBuilt } from '../helpers.js';
 import { buildOnce, SETUP_MS, stdioClient } from './helpers.js';
 import { tablePageHtml } from '../read/table-page.js';
 
-/** The budgets this door keeps (SPEC §8 asks ≤ 24 KB for the default tool list: not met, see docs/mcp.md). */
+/**
+ * The budgets this door keeps. SPEC §8 asks ≤ 24 KB for the default tool list: `brow mcp` lists the
+ * core set by default (below); TOOL_LIST_BYTES bounds the whole list (`--caps=all`, `brow serve`).
+ */
 const MAX_RATIO = 1.5;
 // measured 47,752 / 49,528 / 35,916 (was 47,207 with no outputSchema): 45 tools cannot meet 24 KB
 // issue 18 (cookies, save/load state, save_pdf, fill_form, start_session profile): +6.1 KB compact, +6.3 KB full, +4.8 KB off
 // issue 18 (route, unroute, set_network, emulate): +7.3 KB compact, +7.3 KB full, +6.3 KB off
 // issue 16 (browser_pick, browser_read_picks; handoff names the console): +2.6 KB compact, +2.4 KB full, +1.5 KB off
 // (measured 64,531 / 66,471 / 49,113)
-const TOOL_LIST_BYTES = { compact: 70_600, full: 72_600, off: 53_800 } as const;
+// issue 13 (ids and refs may be "", shorter id and effect descriptions): measured 68,677 / 70,929 / 52,161
+const TOOL_LIST_BYTES = { compact: 69_200, full: 71_500, off: 52_700 } as const;
 
 // the probe changes a text when clicked, as the bench's table page does
 const PROBE = `<p id="answer">Answer: waiting</p><script>
@@ -223,7 +227,7 @@ describe('the tool list', () => {
       expect(sizes[m], m).toBeLessThanOrEqual(TOOL_LIST_BYTES[m]);
   });
 
-  it('--caps=core lists the task tools in at most 24 KB', () => {
+  it('--caps=core, the default of brow mcp, lists the task tools in at most 24 KB', () => {
     const core = capabilities.filter(parseCaps('core', capabilities));
     expect(core.map((c) => c.name).sort()).toEqual([...CORE_TOOLS].sort());
     const bytes = Buffer.byteLength(JSON.stringify({ tools: core.map((c) => toMcpTool(c, 'compact')) }));
@@ -345,7 +349,7 @@ describe('choosing the form', () => {
     { timeout: SETUP_MS },
     async () => {
       buildOnce();
-      const { client } = await stdioClient(['--structured', 'off']);
+      const { client } = await stdioClient(['--structured', 'off', '--caps=all']);
       try {
         const { tools } = await client.listTools();
         expect(tools.length).toBe(capabilities.length);

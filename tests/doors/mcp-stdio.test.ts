@@ -1,7 +1,11 @@
-/** `brow mcp` on stdio, driven by a real MCP client: the tool list is the registry, and seed 001's default path works. */
+/**
+ * `brow mcp` on stdio, driven by a real MCP client: the tool list is the registry's core set
+ * unless --caps says otherwise, and seed 001's default path works.
+ */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities, getCapability } from '../../src/capabilities/registry.js';
+import { CORE_TOOLS } from '../../src/doors/mcp/caps.js';
 import { inputJsonSchema, outputJsonSchema } from '../../src/doors/mcp/tools.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import {
@@ -33,32 +37,70 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
+/** Each listed tool is its capability: schema, title, description and annotations. */
+function expectToolsMatchRegistry(tools: Awaited<ReturnType<Client['listTools']>>['tools']): void {
+  for (const t of tools) {
+    const cap = getCapability(t.name)!;
+    expect(cap, t.name).toBeDefined();
+    expect(t.title).toBe(cap.title);
+    expect(t.description).toBe(cap.description);
+    expect(t.inputSchema).toEqual(inputJsonSchema(cap));
+    expect(t.inputSchema.type).toBe('object');
+    // compact is the default: the outputSchema describes the compact data
+    expect(t.outputSchema).toEqual(outputJsonSchema(cap, 'compact'));
+    expect(t.annotations).toMatchObject({
+      readOnlyHint: cap.annotations.readOnly,
+      destructiveHint: !cap.annotations.readOnly && cap.annotations.destructive,
+    });
+    // hints at MCP's defaults (idempotent false, open world true) are left out
+    expect(t.annotations?.idempotentHint).toBe(cap.annotations.idempotent ? true : undefined);
+    expect([false, undefined]).toContain(t.annotations?.openWorldHint);
+  }
+}
+
 describe('the tool list', () => {
-  it('lists every registry capability with its schema, title and annotations', async () => {
+  it('lists the core tools by default (SPEC §8: within 24 KB), each with its schema, title and annotations', async () => {
     const { tools } = await client.listTools();
     // as sets: Node orders a module namespace by export name, vitest by declaration
-    expect(tools.map((t) => t.name).sort()).toEqual(capabilities.map((c) => c.name).sort());
-    for (const cap of capabilities) {
-      const t = tools.find((x) => x.name === cap.name)!;
-      expect(t.title).toBe(cap.title);
-      expect(t.description).toBe(cap.description);
-      expect(t.inputSchema).toEqual(inputJsonSchema(cap));
-      expect(t.inputSchema.type).toBe('object');
-      // compact is the default: the outputSchema describes the compact data
-      expect(t.outputSchema).toEqual(outputJsonSchema(cap, 'compact'));
-      expect(t.annotations).toMatchObject({
-        readOnlyHint: cap.annotations.readOnly,
-        destructiveHint: !cap.annotations.readOnly && cap.annotations.destructive,
-      });
-      // hints at MCP's defaults (idempotent false, open world true) are left out
-      expect(t.annotations?.idempotentHint).toBe(cap.annotations.idempotent ? true : undefined);
-      expect([false, undefined]).toContain(t.annotations?.openWorldHint);
-    }
+    expect(tools.map((t) => t.name).sort()).toEqual([...CORE_TOOLS].sort());
+    // a person can still be asked in: the handoff is one of them
+    expect(tools.map((t) => t.name)).toContain('browser_handoff');
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(24_000);
+    expectToolsMatchRegistry(tools);
+  });
+
+  it('answers a tool outside the set with capability_unavailable and how to add it', async () => {
+    const r = await call('browser_cookies', { action: 'get' });
+    expect(r.error_code).toBe('capability_unavailable');
+    expect(r.text).toContain('--caps=core,storage');
+    expect(r.text).toContain('--caps=all');
+    // nothing is lost: the server still answers the tools it lists
+    const pages = await call('browser_list_pages', {});
+    expect(pages.ok, pages.text).toBe(true);
   });
 
   it('says who it is and how to start', () => {
     expect(client.getServerVersion()?.name).toBe('brow');
     expect(client.getInstructions()).toMatch(/browser_open_page/);
+  });
+});
+
+describe('fields a model fills with ""', () => {
+  it('an empty page_id or session_id means the default; an empty ref is ref_not_found', async () => {
+    const page = await call('browser_open_page', { url: fixtures.url('doors/search.html') });
+    expect(page.ok, page.text).toBe(true);
+    // models often send "" for an optional field they do not mean to set
+    const listed = await call('browser_list_elements', { page_id: '', session_id: '' });
+    expect(listed.ok, listed.text).toBe(true);
+    expect(listed.text).toContain(`Page ID: ${page.data.page_id}`);
+    const field = refInText(listed.text, 'textbox', /^Search$/);
+    const filled = await call('browser_fill', { page_id: '', ref: field, value: 'desk' });
+    expect(filled.ok, filled.text).toBe(true);
+    expect(filled.data.action.outcome).toBe('completed');
+    // a ref is never optional: "" is not one
+    const empty = await call('browser_click', { page_id: '', ref: '' });
+    expect(empty.error_code).toBe('ref_not_found');
+    expect(empty.text).toMatch(/refs look like e12/);
   });
 });
 
@@ -149,6 +191,17 @@ describe('images', () => {
 });
 
 describe('--caps on brow mcp', () => {
+  it('--caps=all lists every registry capability', async () => {
+    const all = await stdioClient(['--caps=all']);
+    try {
+      const { tools } = await all.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(capabilities.map((c) => c.name).sort());
+      expectToolsMatchRegistry(tools);
+    } finally {
+      await all.client.close();
+    }
+  });
+
   it('keeps only the named groups', async () => {
     const small = await stdioClient(['--caps', 'sessions,pages']);
     try {

@@ -3,9 +3,7 @@
  * configuration. serve and mcp live in serve.ts, loaded only when run, so `brow click` stays quick to start.
  */
 import { parseArgs } from 'node:util';
-import { capabilities } from '../../capabilities/registry.js';
 import type { BrowRuntime } from '../../runtime/runtime.js';
-import { parseCaps, restrictRuntime } from '../mcp/caps.js';
 import { checkInput, parseArgs as parseCommandLine } from './argv.js';
 import { capabilityCommands } from './commands.js';
 import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
@@ -18,23 +16,11 @@ import { profileOf } from './run.js';
 export { profileOf };
 import { own, UsageError } from './usage-error.js';
 
-/** A runtime from the command line's configuration (--config, BROW_*, config flags), with the --caps view. */
-export async function runtimeFromArgs(
-  argv: string[],
-  caps?: string,
-): Promise<{ runtime: BrowRuntime; rest: string[] }> {
+/** A runtime from the command line's configuration (--config, BROW_*, config flags). */
+export async function runtimeFromArgs(argv: string[]): Promise<{ runtime: BrowRuntime; rest: string[] }> {
   const args = extractConfigArgs(argv);
-  let enabled: ReturnType<typeof parseCaps>;
-  try {
-    enabled = parseCaps(caps, capabilities);
-  } catch (e) {
-    throw new UsageError((e as Error).message, {
-      hint: 'Give capability groups or tool names, comma-separated; -name turns one off (--caps -scripts,-styles).',
-    });
-  }
   const { BrowRuntime } = await import('../../runtime/runtime.js');
-  const runtime = new BrowRuntime(loadFromArgs(args).config);
-  return { runtime: caps ? restrictRuntime(runtime, enabled) : runtime, rest: args.rest };
+  return { runtime: new BrowRuntime(loadFromArgs(args).config), rest: args.rest };
 }
 
 /** `brow doctor`: the browser_doctor capability, run in this process (it never launches a browser, so no daemon). */

@@ -4,7 +4,7 @@ import { NATS_CLI_OPTIONS, natsFromValues } from '../../cluster/cli.js';
 import { capabilities } from '../../capabilities/registry.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { MCP_CLI_OPTIONS } from '../mcp/cli.js';
-import { parseCaps, restrictRuntime } from '../mcp/caps.js';
+import { MCP_DEFAULT_CAPS, parseCaps, restrictRuntime } from '../mcp/caps.js';
 import { runtimeFromArgs } from './builtins.js';
 import { extractConfigArgs, loadFromArgs } from './config-cmd.js';
 import type { Streams } from './output.js';
@@ -13,34 +13,39 @@ import { runUntilSignal } from './until-signal.js';
 import { natsUnreachable } from './cluster-cmd.js';
 import { own, UsageError } from './usage-error.js';
 
-/** The door's runtime: a cluster gateway with --nats, else a core in this process; with the --caps view. */
+/**
+ * The door's runtime: a cluster gateway with --nats, else a core in this process. `view` is what
+ * the tool doors serve (only the --caps tools); `runtime` is the whole, for the web console, whose
+ * person must be able to answer a handoff or read the console whatever the agent's tool set.
+ */
 async function doorRuntime(
   argv: string[],
   caps: string | undefined,
   values: Parameters<typeof natsFromValues>[0],
-): Promise<Runtime> {
+): Promise<{ runtime: Runtime; view: Runtime }> {
   let nats: ReturnType<typeof natsFromValues>;
   try {
     nats = natsFromValues(values);
   } catch (e) {
     throw new UsageError((e as Error).message, { hint: 'Fix --nats-prefix.' });
   }
-  if (!nats) return (await runtimeFromArgs(argv, caps)).runtime;
   let enabled: ReturnType<typeof parseCaps>;
   try {
     enabled = parseCaps(caps, capabilities);
   } catch (e) {
     throw new UsageError((e as Error).message, {
-      hint: 'Give capability groups or tool names, comma-separated.',
+      hint: 'Give capability groups or tool names, comma-separated; -name turns one off (--caps -scripts,-styles).',
     });
   }
-  const { gatewayRuntime } = await import('../../cluster/cli.js');
-  const runtime = await gatewayRuntime(nats, loadFromArgs(extractConfigArgs(argv)).config).catch(
-    (e: unknown) => {
+  let runtime: Runtime;
+  if (!nats) runtime = (await runtimeFromArgs(argv)).runtime;
+  else {
+    const { gatewayRuntime } = await import('../../cluster/cli.js');
+    runtime = await gatewayRuntime(nats, loadFromArgs(extractConfigArgs(argv)).config).catch((e: unknown) => {
       throw natsUnreachable(e);
-    },
-  );
-  return caps ? restrictRuntime(runtime, enabled) : runtime;
+    });
+  }
+  return { runtime, view: caps ? restrictRuntime(runtime, enabled) : runtime };
 }
 
 /** `brow serve`: the HTTP tool API, MCP over HTTP at /mcp, and the demo page with --demo. */
@@ -65,7 +70,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
       hint: 'Give 0..65535 (0 picks a free one).',
     });
   }
-  const runtime = await doorRuntime(argv, values.caps, values);
+  const { runtime: whole, view: runtime } = await doorRuntime(argv, values.caps, values);
   const [{ consoleRoute }, { eventsRoute }, { startHttpServer }, { mcpHttpRoute }, { demoRoute }] =
     await Promise.all([
       import('../console/routes.js'),
@@ -79,7 +84,7 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     host: values.host,
     port,
     token: values.token ?? null,
-    extraRoutes: [mcp.route, eventsRoute(runtime), consoleRoute(runtime), demoRoute],
+    extraRoutes: [mcp.route, eventsRoute(runtime), consoleRoute(whole), demoRoute],
   }).catch(async (e: unknown) => {
     await mcp.close();
     await runtime.close();
@@ -112,7 +117,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const { values } = own('mcp', () =>
     parseArgs({ args: rest, options: { caps: MCP_CLI_OPTIONS.caps, ...NATS_CLI_OPTIONS } }),
   );
-  const runtime = await doorRuntime(argv, values.caps, values);
+  // without --caps the MCP door lists the core tools (SPEC §8: a tool list within 24 KB)
+  const { runtime: whole, view: runtime } = await doorRuntime(argv, values.caps ?? MCP_DEFAULT_CAPS, values);
   // the client will open a page: launch Chromium while it connects and lists the tools
   if (runtime.config.prelaunch) runtime.prelaunch();
   // stdout carries only MCP: the console's address goes to stderr, which MCP clients log
@@ -120,7 +126,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // the MCP SDK and the console load while Chromium starts; the console listens in the background
   const [{ runMcpStdio }, door] = await Promise.all([
     import('../mcp/stdio.js'),
-    import('../console/serve-console.js').then((m) => m.consoleFromConfig(runtime, log)),
+    import('../console/serve-console.js').then((m) => m.consoleFromConfig(whole, log)),
   ]);
   const close = () => Promise.all([door.close().catch(() => undefined), runtime.close()]);
   // Chromium outlives a killed Node unless we close it: end on stdin EOF or a signal alike

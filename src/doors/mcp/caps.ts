@@ -26,9 +26,10 @@ const GROUPS: Record<CapabilityGroup, true> = {
 export const CAPABILITY_GROUPS = Object.keys(GROUPS) as CapabilityGroup[];
 
 /**
- * `--caps=core`: the tools an agent needs to finish a task on a page, in a tool list of about
- * 24 KB (the whole list is about three times that): open and move, look, act, wait, answer a
- * dialog, read, check with a script or a picture. Add groups to it: `--caps=core,storage`.
+ * `--caps=core`, the set `brow mcp` lists when no --caps is given: the tools an agent needs to
+ * finish a task on a page, in a tool list within 24 KB (every tool is about three times that):
+ * open and move, look, act, wait, answer a dialog, read, check with a script or a picture, and
+ * hand a step to a person. Add groups to it (`--caps=core,storage`) or take all (`--caps=all`).
  */
 export const CORE_TOOLS = [
   'browser_open_page',
@@ -52,7 +53,11 @@ export const CORE_TOOLS = [
   'browser_evaluate',
   'browser_screenshot',
   'browser_read_page',
+  'browser_handoff',
 ] as const;
+
+/** What `brow mcp` lists without --caps (SPEC §8: the default tool list within 24 KB). */
+export const MCP_DEFAULT_CAPS = 'core';
 
 /**
  * Parse a `--caps` value into a predicate over capabilities. Items are group names (or tool
@@ -89,9 +94,11 @@ export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap:
   return (c) => (on.size === 0 || named(c, on)) && !named(c, off);
 }
 
-function disabledOutcome(name: string): Outcome {
-  const message = `${name} is turned off on this server (--caps).`;
-  const hint = 'Use another tool from the tool list; this server was started with a reduced set.';
+function disabledOutcome(cap: AnyCapability): Outcome {
+  const message = `${cap.name} is not in this server's tool set (--caps).`;
+  const hint =
+    `Use a tool from the tool list, or start the server with --caps=core,${cap.group} ` +
+    `(adds the ${cap.group} tools) or --caps=all.`;
   return failure('capability_unavailable', message, hint);
 }
 
@@ -105,7 +112,7 @@ export function restrictRuntime<R extends Runtime>(runtime: R, enabled: (cap: An
   Object.defineProperty(view, 'capabilities', { get: allowed, enumerable: true });
   view.invoke = (name, input, opts) => {
     const cap = runtime.capabilities.find((c) => c.name === name);
-    if (cap && !enabled(cap)) return Promise.resolve(disabledOutcome(name));
+    if (cap && !enabled(cap)) return Promise.resolve(disabledOutcome(cap));
     return runtime.invoke(name, input, opts);
   };
   return view;
