@@ -154,6 +154,12 @@ export const configSchema = z
       .string()
       .default('')
       .describe('Where the browser tool saves screenshots; empty = OS temp dir'),
+    walk_ahead: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Walk a page in the background once its document has loaded, so the first listing after a navigation is answered from that walk (false: walk only when asked)',
+      ),
     settle_quiet_ms: z
       .number()
       .int()

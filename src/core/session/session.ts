@@ -12,6 +12,7 @@ import { RingBuffer } from '../observe/ring-buffer.js';
 import { settledWithin } from '../deadline.js';
 import { StateBag } from '../state-bag.js';
 import { BrowPage } from './page.js';
+import { walkAhead } from '../snapshot/walk-ahead.js';
 
 export type StopReason = 'stopped' | 'idle' | 'crashed' | 'ttl' | 'shutdown';
 
@@ -124,6 +125,7 @@ export class Session {
       });
       await page.init(existing ? null : this.options.viewport);
       for (const setup of this.pageSetups) await setup(page);
+      walkAhead(page);
       // listed (and so reachable by calls) only once its setups ran: no call sees it unrouted
       if (page.closed) throw new BrowserError('page_closed', `Page ${page.id} closed while it was opening.`);
       this.pages.set(page.id, page);

@@ -1,0 +1,31 @@
+/**
+ * Walk ahead: once a page's document has loaded, walk it in the background (under the page's lock,
+ * like any call), so the first listing, find or action baseline that follows is answered from that
+ * walk when nothing changed since (takeSnapshot reuses a walk whose stamps still match). An agent
+ * thinks for a second or more between a navigation and its first look: the walk of a big page
+ * (250–300 ms the first time, the page's script still cold) happens then instead of in its call.
+ * A call that comes sooner queues behind the walk and reuses it: never a second walk.
+ */
+import type { BrowPage } from '../session/page.js';
+import { takeSnapshot } from './snapshot.js';
+
+/** Start walking the page ahead after each load of its main document (config `walk_ahead`). */
+export function walkAhead(page: BrowPage): void {
+  let queued = false;
+  page.cdp.on('Page.loadEventFired', () => {
+    if (queued || !page.session.config.walk_ahead) return;
+    queued = true;
+    // after the call that navigated (it holds the lock until the load), before the next one
+    void page
+      .exclusive(async () => {
+        queued = false;
+        if (page.closed || page.crashed || page.pendingDialog || page.handoffId) return;
+        if (page.url() === 'about:blank') return;
+        await takeSnapshot(page);
+      })
+      .catch(() => {
+        // a page that closed or navigated again meanwhile: the next call walks it as usual
+        queued = false;
+      });
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Walk ahead (src/core/snapshot/walk-ahead.ts): a page that has loaded is walked in the background,
+ * and the listing that follows is answered from that walk while nothing changed; a page that
+ * changed after it is walked again, so no listing ever shows an outline the page left.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, type Harness } from '../helpers.js';
+
+let h: Harness;
+let off: Harness;
+beforeAll(async () => {
+  h = await harness();
+  off = await harness({ walk_ahead: false });
+});
+afterAll(async () => {
+  await h?.close();
+  await off?.close();
+});
+
+const pageOf = (hh: Harness, id: string) => hh.rt.core.findPage(id)!;
+
+/** Poll until fn is truthy (at most 10 s). */
+async function until<T>(fn: () => T | undefined | null, what: string): Promise<T> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`no ${what} within 10 s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('walk ahead', () => {
+  it('walks a loaded page unasked; the first listing is that walk', async () => {
+    const id = await h.open('core/walk-ahead.html');
+    const page = pageOf(h, id);
+    const ahead = await until(() => page.lastWalk, 'walk ahead');
+    expect(ahead.url).toBe(page.url());
+    expect(ahead.nodes.some((n) => n.name === 'Order 300')).toBe(true);
+    const listed = await h.ok('browser_list_elements', { page_id: id, scope: 'full', max_chars: 100_000 });
+    expect(listed.__content).toContain('Order 300');
+    // answered from the walk ahead: the page holds the same walk, not a new one
+    expect(page.lastWalk!.walkedAt).toBe(ahead.walkedAt);
+    // and its refs act
+    const refs = await h.refs(id);
+    const refresh = refs.find((r: any) => r.accessible_name === 'Refresh').ref;
+    expect((await h.ok('browser_click', { page_id: id, ref: refresh })).action.outcome).toBeDefined();
+  });
+
+  it('walks the new document after a navigation', async () => {
+    const id = await h.open('core/walk-ahead.html');
+    const page = pageOf(h, id);
+    const first = await until(() => page.lastWalk, 'walk ahead');
+    await h.ok('browser_navigate', { page_id: id, url: h.server.url('core/walk-ahead.html?again=1') });
+    const second = await until(
+      () => (page.lastWalk && page.lastWalk.walkedAt !== first.walkedAt ? page.lastWalk : null),
+      'walk of the new document',
+    );
+    expect(second.url).toContain('again=1');
+    expect(second.documentGeneration).toBe(page.documentGeneration);
+  });
+
+  it('a page that changed after the walk ahead is walked again for the listing', async () => {
+    const id = await h.open('core/walk-ahead.html?late=400');
+    const page = pageOf(h, id);
+    const ahead = await until(() => page.lastWalk, 'walk ahead');
+    // the late button arrives after the walk ahead; the listing must show it
+    await until(() => Date.now() - ahead.walkedAt > 700 || null, 'the late button');
+    const listed = await h.ok('browser_list_elements', { page_id: id });
+    expect(listed.__content).toMatch(/\[button ref=e\d+[^\]]*\] Arrived late/);
+    expect(page.lastWalk!.walkedAt).not.toBe(ahead.walkedAt);
+  });
+
+  it('walk_ahead false walks only when asked', async () => {
+    const id = await off.open('core/walk-ahead.html');
+    const page = pageOf(off, id);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(page.lastWalk).toBeNull();
+    const listed = await off.ok('browser_list_elements', { page_id: id, scope: 'full', max_chars: 100_000 });
+    expect(listed.__content).toContain('Order 300');
+    expect(page.lastWalk).not.toBeNull();
+  });
+});
