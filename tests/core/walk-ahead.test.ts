@@ -71,6 +71,28 @@ describe('walk ahead', () => {
     expect(page.lastWalk!.walkedAt).not.toBe(ahead.walkedAt);
   });
 
+  it("leaves a page that hangs after its load alone: no script stopped on nobody's behalf", async () => {
+    const id = await h.open('faults/spin-at-load.html');
+    const page = pageOf(h, id);
+    const unresponsive: unknown[] = [];
+    const off = h.rt.core.events.subscribe({ types: ['page-unresponsive'] }, (e) => unresponsive.push(e));
+    try {
+      // a call's watch would stop the script after 2 s + a 4 s probe; the walk ahead has no watch
+      await new Promise((r) => setTimeout(r, 7000));
+      expect(unresponsive).toEqual([]);
+      expect(await page.responsive(500)).toBe(false);
+      expect(page.lastWalk).toBeNull();
+      // the next call is not held: navigating away stops the script (its own watch) and works
+      const nav = await h.call('browser_navigate', {
+        page_id: id,
+        url: h.server.url('core/walk-ahead.html'),
+      });
+      expect(nav.ok, nav.content).toBe(true);
+    } finally {
+      off();
+    }
+  }, 40_000);
+
   it('walk_ahead false walks only when asked', async () => {
     const id = await off.open('core/walk-ahead.html');
     const page = pageOf(off, id);

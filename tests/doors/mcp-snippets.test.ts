@@ -22,6 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../src/capabilities/registry.js';
+import { MCP_DEFAULT_CAPS, parseCaps } from '../../src/doors/mcp/caps.js';
 import { buildOnce, ROOT, SETUP_MS, spawnServe, type Spawned } from './helpers.js';
 
 /** Each client's subsection heading in docs/mcp.md → the top-level key its config file uses. */
@@ -207,7 +208,13 @@ describe('docs/mcp.md#clients', () => {
         const url = new URL(launch.url.replace(DOC_PORT, serve.url));
         names = await listTools(new StreamableHTTPClientTransport(url));
       }
-      expect(names.sort()).toEqual(capabilities.map((c) => c.name).sort());
+      // `brow mcp` lists the core set unless its --caps says otherwise; `brow serve`'s /mcp every tool
+      const caps =
+        launch.kind === 'stdio'
+          ? (launch.args.find((a) => a.startsWith('--caps='))?.slice('--caps='.length) ?? MCP_DEFAULT_CAPS)
+          : 'all';
+      const expected = capabilities.filter(parseCaps(caps, capabilities)).map((c) => c.name);
+      expect(names.sort()).toEqual(expected.sort());
     },
     90_000,
   );

@@ -6,8 +6,16 @@
  * (250–300 ms the first time, the page's script still cold) happens then instead of in its call.
  * A call that comes sooner queues behind the walk and reuses it: never a second walk.
  */
+import { within } from '../deadline.js';
 import type { BrowPage } from '../session/page.js';
 import { takeSnapshot } from './snapshot.js';
+
+/**
+ * The longest the walk ahead holds the page's lock. It is not watched for a hung page (that would
+ * stop the page's script on nobody's behalf): a page whose script spins after its load (or a walk
+ * slower than this) lets the next call go after this long, and that call deals with the page.
+ */
+const WALK_AHEAD_MAX_MS = 3000;
 
 /** Start walking the page ahead after each load of its main document (config `walk_ahead`). */
 export function walkAhead(page: BrowPage): void {
@@ -17,12 +25,17 @@ export function walkAhead(page: BrowPage): void {
     queued = true;
     // after the call that navigated (it holds the lock until the load), before the next one
     void page
-      .exclusive(async () => {
-        queued = false;
-        if (page.closed || page.crashed || page.pendingDialog || page.handoffId) return;
-        if (page.url() === 'about:blank') return;
-        await takeSnapshot(page);
-      })
+      .exclusive(
+        async () => {
+          queued = false;
+          if (page.closed || page.crashed || page.pendingDialog || page.handoffId) return;
+          if (page.url() === 'about:blank') return;
+          const walk = takeSnapshot(page);
+          walk.catch(() => undefined);
+          await within(walk, WALK_AHEAD_MAX_MS, null);
+        },
+        { watch: 'off' },
+      )
       .catch(() => {
         // a page that closed or navigated again meanwhile: the next call walks it as usual
         queued = false;
