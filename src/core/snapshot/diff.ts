@@ -61,6 +61,22 @@ const sameFields = (a: SnapNode, b: SnapNode): boolean =>
  * only for nodes that differ: on a large page almost every node is unchanged.
  */
 export function diffOutlines(before: SnapNode[], after: SnapNode[], limit = 50): OutlineDiff {
+  // Walks built on a held walk share its node objects where nothing changed (spliceWalk): the same
+  // object at both ends is the same line, so only the part between needs comparing. Lines pair by
+  // ref (one per element) or by content (equal lines are interchangeable), so leaving the shared
+  // ends out changes no line of the answer.
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let endBefore = before.length;
+  let endAfter = after.length;
+  while (endBefore > head && endAfter > head && before[endBefore - 1] === after[endAfter - 1]) {
+    endBefore--;
+    endAfter--;
+  }
+  if (head > 0 || endBefore < before.length) {
+    before = before.slice(head, endBefore);
+    after = after.slice(head, endAfter);
+  }
   const old = new Map<string, SnapNode[]>();
   for (const n of before) {
     const k = keyOf(n);

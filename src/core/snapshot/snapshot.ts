@@ -6,7 +6,8 @@ import type { BrowPage } from '../session/page.js';
 import type { WalkResult } from './injected/types.js';
 import { withApi } from './page-script.js';
 import { frameOwners } from './frames.js';
-import { decodeWalk, walkWire, type FrameWalk } from './wire.js';
+import { slot } from '../state-bag.js';
+import { decodeWalk, spliceWalk, walkWire, type FrameWalk } from './wire.js';
 
 /** One line of the outline, page-wide. */
 export interface SnapNode {
@@ -54,6 +55,8 @@ export interface Snapshot {
   stamps?: Map<string, string>;
   /** When the page was walked (a reused snapshot keeps its walk's time). */
   walkedAt: number;
+  /** Nodes that travelled from the page for this walk; the rest came from walks held (see spliceWalk). */
+  sent: number;
 }
 
 export interface WalkOptions {
@@ -137,12 +140,68 @@ async function unchanged(snap: Snapshot, page: BrowPage): Promise<boolean> {
   return now.every((s) => s !== null && s.stamp !== null && stamps.get(s.key) === s.stamp);
 }
 
+/** A frame's walk as Node holds it, so the next walk of the frame can travel as what changed. */
+interface HeldFrameWalk {
+  fw: FrameWalk;
+  boxes: boolean;
+  maxNodes: number;
+  /** Where its nodes were placed in the page (depth offset, frame origin, visible). */
+  place: string;
+  /** Order of holding: the newest walk is the closest to the page now. */
+  seq: number;
+}
+
+/** Per page: frame id → its held walks, measured and not. */
+const heldWalks = slot('snapshot.held-walks', () => ({ seq: 0, frames: new Map<string, HeldFrameWalk[]>() }));
+
+/**
+ * The held walk of this frame a new walk can build on: placed the same, with the same node cap,
+ * measured unless the new one is not (then the newest of either).
+ */
+function heldBase(
+  page: BrowPage,
+  fid: string,
+  maxNodes: number,
+  boxes: boolean,
+  place: string,
+): HeldFrameWalk | null {
+  const list = page.state.get(heldWalks).frames.get(fid) ?? [];
+  let best: HeldFrameWalk | null = null;
+  for (const h of list) {
+    if (h.maxNodes !== maxNodes || h.place !== place || (boxes && !h.boxes)) continue;
+    if (!best || h.seq > best.seq) best = h;
+  }
+  return best;
+}
+
+function holdFrameWalk(
+  page: BrowPage,
+  fid: string,
+  maxNodes: number,
+  boxes: boolean,
+  place: string,
+  fw: FrameWalk,
+): void {
+  const held = page.state.get(heldWalks);
+  // one per kind, as the page holds them
+  const list = (held.frames.get(fid) ?? []).filter((h) => h.boxes !== boxes || h.maxNodes !== maxNodes);
+  list.push({ fw, boxes, maxNodes, place, seq: ++held.seq });
+  held.frames.set(fid, list);
+  // frames come and go (ads, navigations): drop those gone once they outnumber the live ones
+  const live = page.raw.frames();
+  if (held.frames.size > 2 * live.length + 8) {
+    const ids = new Set(live.map(frameIdOf));
+    for (const id of [...held.frames.keys()]) if (!ids.has(id)) held.frames.delete(id);
+  }
+}
+
 async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
   const main = page.raw.mainFrame();
   const frameSeqs = new Map<string, number>();
   const stamps = new Map<string, string>();
   const frames: Frame[] = [];
   let truncated = false;
+  let sent = 0;
   // an unreadable frame, an old page script or a partial walk: the next call walks again
   let reusable = !opts.rootRef && opts.boxes !== false && opts.maxNodes === undefined;
   // every frame's document answered: refs of documents not among them can go
@@ -164,17 +223,38 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     let res: FrameWalk;
     const isStart = frame === startFrame;
     const fid = frameIdOf(frame);
+    // a whole walk of the frame may travel as a change of the one held (see injected/held-walk.ts)
+    const whole = !(isStart && root);
+    const maxNodes = opts.maxNodes ?? MAX_NODES;
+    const place = `${depthOffset} ${offset[0]} ${offset[1]} ${visible}`;
+    const base = whole ? heldBase(page, fid, maxNodes, opts.boxes !== false, place) : null;
     try {
-      const wire = await withTimeout(
-        walkWire(frame, {
-          maxNodes: opts.maxNodes ?? MAX_NODES,
-          ...(isStart && root ? { rootId: root.localId } : {}),
-          ...(opts.boxes === false ? { boxes: false } : {}),
-        }),
-        isStart ? MAIN_FRAME_TIMEOUT_MS : CHILD_FRAME_TIMEOUT_MS,
-        isStart ? 'The page' : 'The frame',
-      );
+      const walk = (since?: string) =>
+        withTimeout(
+          walkWire(frame, {
+            maxNodes,
+            ...(isStart && root ? { rootId: root.localId } : {}),
+            ...(opts.boxes === false ? { boxes: false } : {}),
+            ...(since ? { since } : {}),
+          }),
+          isStart ? MAIN_FRAME_TIMEOUT_MS : CHILD_FRAME_TIMEOUT_MS,
+          isStart ? 'The page' : 'The frame',
+        );
+      let wire = await walk(base?.fw.walkId);
       res = decodeWalk(wire, fid, depthOffset, offset, visible);
+      sent += wire.count;
+      if (wire.delta) {
+        const spliced =
+          base && wire.delta.since === base.fw.walkId ? spliceWalk(base.fw, res, wire.delta) : null;
+        if (spliced) res = spliced;
+        else {
+          // not the walk Node holds (never expected): the whole walk again
+          wire = await walk();
+          res = decodeWalk(wire, fid, depthOffset, offset, visible);
+          sent += wire.count;
+        }
+      }
+      if (whole && res.walkId) holdFrameWalk(page, fid, maxNodes, opts.boxes !== false, place, res);
       if (isStart && !root) failedWhole(res.nodes, frame);
     } catch (e) {
       if (isStart) {
@@ -281,6 +361,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     walkedAt: Date.now(),
     frameSeqs,
     frames,
+    sent,
     ...(reusable && frames.length === page.raw.frames().length ? { stamps } : {}),
     ...(opts.boxes === false ? { unmeasured: true as const } : {}),
   };

@@ -10,7 +10,7 @@ import { evaluateIn, pageScriptSource } from './page-script.js';
 import type { SnapNode } from './snapshot.js';
 
 /** One frame's walk, decoded. Refs are not assigned yet: `localIds[i]` is node i's id in its document. */
-export interface FrameWalk extends Omit<WireWalk, 'strs' | 'data' | 'count'> {
+export interface FrameWalk extends Omit<WireWalk, 'strs' | 'data' | 'count' | 'delta'> {
   nodes: SnapNode[];
   localIds: number[];
   /** The frame owners among `nodes`: index, local id, and where the child frame's viewport starts. */
@@ -131,6 +131,7 @@ export function decodeWalk(
     localIds[i] = id;
   }
   return {
+    ...(w.walkId !== undefined ? { walkId: w.walkId } : {}),
     docKey: w.docKey,
     mutationSeq: w.mutationSeq,
     stamp: w.stamp,
@@ -141,5 +142,31 @@ export function decodeWalk(
     nodes,
     localIds,
     owners,
+  };
+}
+
+/**
+ * The whole walk from a walk that travelled as a change of `held` (see injected/held-walk.ts):
+ * held's first `prefix` and last `suffix` nodes around the ones that travelled. Null when the
+ * counts do not add up (then the caller walks again in full).
+ */
+export function spliceWalk(
+  held: FrameWalk,
+  mid: FrameWalk,
+  delta: NonNullable<WireWalk['delta']>,
+): FrameWalk | null {
+  const n = held.nodes.length;
+  const tailFrom = n - delta.suffix;
+  if (delta.prefix > tailFrom || delta.prefix + mid.nodes.length + delta.suffix !== delta.total) return null;
+  const shift = delta.prefix + mid.nodes.length - tailFrom;
+  return {
+    ...mid,
+    nodes: held.nodes.slice(0, delta.prefix).concat(mid.nodes, held.nodes.slice(tailFrom)),
+    localIds: held.localIds.slice(0, delta.prefix).concat(mid.localIds, held.localIds.slice(tailFrom)),
+    owners: [
+      ...held.owners.filter((o) => o.index < delta.prefix),
+      ...mid.owners.map((o) => ({ ...o, index: o.index + delta.prefix })),
+      ...held.owners.filter((o) => o.index >= tailFrom).map((o) => ({ ...o, index: o.index + shift })),
+    ],
   };
 }

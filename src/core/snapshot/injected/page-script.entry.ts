@@ -20,6 +20,7 @@ import {
   type WalkOptions,
   type WalkResult,
 } from './types.js';
+import { holdWalk } from './held-walk.js';
 import { encodeWalk } from './wire.js';
 import { Walker } from './walk.js';
 
@@ -87,7 +88,12 @@ function install(key: symbol): void {
     },
     walkWire(opts?: WalkOptions): string {
       const { meta, nodes } = runWalk(docKey, opts);
-      return encodeWalk(meta, nodes);
+      if (opts?.rootId !== undefined) return encodeWalk(meta, nodes);
+      // a whole walk is held, so the next of its kind can travel as what changed
+      const boxes = opts?.boxes !== false;
+      const max = opts?.maxNodes ?? DEFAULT_MAX_NODES;
+      const { walkId, delta } = holdWalk(docKey, boxes, max, nodes, opts?.since);
+      return encodeWalk(meta, nodes, walkId, delta);
     },
     element: (id) => elementOf(id),
     staleReason: (id) => staleReasonOf(id),

@@ -88,6 +88,11 @@ export interface WalkOptions {
    * after a DOM change it also forces a layout.
    */
   boxes?: boolean;
+  /**
+   * walkWire only: the id of the walk of this kind Node holds. When the page holds that walk too,
+   * the answer carries only the nodes between what the two walks share at each end (see held-walk.ts).
+   */
+  since?: string;
 }
 
 /** The element that covers a hit point. */

@@ -34,4 +34,11 @@ export interface WireWalk extends Omit<WalkResult, 'nodes'> {
   strs: string[];
   data: (number | null)[];
   count: number;
+  /** The page's name for this walk (whole walks only): the `since` of the next one. */
+  walkId?: string;
+  /**
+   * Set when this walk travels as a change of walk `since`: `data` holds only the nodes after the
+   * first `prefix` and before the last `suffix` of this walk's `total`, which are those of `since`.
+   */
+  delta?: { since: string; prefix: number; suffix: number; total: number };
 }

@@ -7,10 +7,19 @@
 import { SafeMap } from './collections.js';
 import { jsonStringify } from './natives.js';
 import type { WalkNode, WalkResult } from './types.js';
+import type { WalkDelta } from './held-walk.js';
 import { LIST_SEP, WIRE, type WireWalk } from './wire-format.js';
 
-/** Encode a walk's nodes; returns the JSON text. */
-export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): string {
+/**
+ * Encode a walk's nodes; returns the JSON text. With a delta only the nodes between its prefix and
+ * suffix travel (see held-walk.ts).
+ */
+export function encodeWalk(
+  res: Omit<WalkResult, 'nodes'>,
+  nodes: WalkNode[],
+  walkId?: string,
+  delta?: WalkDelta | null,
+): string {
   const strs: string[] = [];
   const index = new SafeMap<string, number>();
   const str = (s: string): number => {
@@ -29,7 +38,9 @@ export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): s
   };
   const data: (number | null)[] = [];
   let k = 0;
-  for (let i = 0; i < nodes.length; i++) {
+  const from = delta ? delta.prefix : 0;
+  const to = delta ? nodes.length - delta.suffix : nodes.length;
+  for (let i = from; i < to; i++) {
     const n = nodes[i]!;
     let flags = n.inView ? WIRE.IN_VIEW : 0;
     if (n.frame) flags |= WIRE.FRAME;
@@ -89,7 +100,10 @@ export function encodeWalk(res: Omit<WalkResult, 'nodes'>, nodes: WalkNode[]): s
     truncated: res.truncated,
     strs,
     data,
-    count: nodes.length,
+    count: to - from,
   };
+  if (walkId !== undefined) wire.walkId = walkId;
+  if (delta)
+    wire.delta = { since: delta.since, prefix: delta.prefix, suffix: delta.suffix, total: nodes.length };
   return jsonStringify(wire);
 }
