@@ -11,6 +11,8 @@ import { BENCH_DIR } from './systems/common.mjs';
 import { SYSTEMS } from './systems/index.mjs';
 
 const OUT_DIR = join(BENCH_DIR, 'out');
+/** How long the bench "thinks" between a navigation and the first look (brow's after-pause answer). */
+const PAUSE_MS = 1000;
 
 // ------------------------------------------------------------------ tokens
 
@@ -220,6 +222,17 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
     if (answerMs != null) push(rec, 'answer_ms', answerMs);
     push(rec, 'answer_in_click', inClick);
     push(rec, 'answer_seen', seen);
+  }
+
+  // brow walks a loaded page ahead (config walk_ahead): the first listing an agent asks for after
+  // thinking for a moment is answered from that walk. Measured on a fresh document of the page:
+  // navigate, pause as an agent's model would, then the default answer.
+  if (inst.name === 'brow') {
+    step.name = 'default answer after a pause';
+    await inst.navigate(url);
+    await sleep(PAUSE_MS);
+    const first = await timed(() => inst.defaultAnswer('interactive'));
+    if (measured) push((rec.extras ??= {}), 'after_pause_ms', first.ms);
   }
 
   if (floorOut && typeof inst.floor === 'function') {

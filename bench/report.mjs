@@ -296,7 +296,8 @@ export function renderReport(R) {
   } else {
     L.push(
       '*default full* / *default interactive*: `browser_list_elements` with no `max_chars` (the default budget, 24,000 chars by SPEC) — what a model gets when it just asks. ' +
-        '*changes (unchanged page)*: scope `changes` right after a snapshot, nothing mutated. *read_page*: `browser_read_page` Markdown.',
+        '*changes (unchanged page)*: scope `changes` right after a snapshot, nothing mutated. *read_page*: `browser_read_page` Markdown. ' +
+        '*first answer after 1 s*: a fresh navigation, a 1 s pause (an agent thinking), then the default answer: brow has walked the loaded page ahead.',
     );
     L.push('');
     L.push(
@@ -307,6 +308,7 @@ export function renderReport(R) {
           'truncated',
           'tokens',
           'default interactive chars',
+          'first answer after 1 s ms',
           'changes ms',
           'changes chars',
           'read_page ms',
@@ -321,6 +323,7 @@ export function renderReport(R) {
             x.default_full_truncated == null ? '—' : String(x.default_full_truncated),
             int(x.default_full_tokens),
             span(x.default_interactive_chars),
+            span(x.after_pause_ms),
             span(x.changes_ms, (v) => v.toFixed(1)),
             span(x.changes_chars),
             span(x.read_page_ms),
