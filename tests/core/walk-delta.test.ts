@@ -98,7 +98,15 @@ describe('walks that travel as what changed', () => {
 
   it('matches the whole walk when a frame changes, in and across origins', async () => {
     const id = await h.open('core/frames.html');
-    await h.ok('browser_wait', { page_id: id, condition: 'text', value: 'Cross mid button' });
+    // every frame loaded (the leaves load last): nothing may change between the two walks compared
+    const page = h.rt.core.findPage(id)!;
+    for (let i = 0; i < 100; i++) {
+      const names = (await page.exclusive(() => takeSnapshot(page, { fresh: true }))).nodes.map(
+        (n) => n.name,
+      );
+      if (names.includes('Leaf button same') && names.includes('Leaf button cross')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await expectSameAsWhole(id, true);
     await expectSameAsWhole(id, false);
     await run(
