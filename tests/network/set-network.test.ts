@@ -44,7 +44,8 @@ const text = (pageId: string, selector: string) =>
 
 /**
  * Poll fn until ok; a read that throws because the frame is still committing its document
- * ("Execution context was destroyed") counts as not yet, except on the last try.
+ * ("Execution context was destroyed", or "Cannot find context" when an out-of-process frame swaps
+ * its context between puppeteer's lookup and its adopt) counts as not yet, except on the last try.
  */
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   for (let i = 0; ; i++) {
@@ -52,7 +53,7 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T>
       const v = await fn();
       if (ok(v) || i >= 50) return v;
     } catch (e) {
-      if (i >= 50 || !/context was destroyed|detached/i.test(String(e))) throw e;
+      if (i >= 50 || !/context was destroyed|cannot find context|detached/i.test(String(e))) throw e;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
