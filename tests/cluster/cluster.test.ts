@@ -358,7 +358,7 @@ describe('brow cluster on NATS', () => {
       nats.url,
       '--nats-token',
       TOKEN,
-      '--caps=core,browser_close_page',
+      '--caps=core',
     ]);
     try {
       const { tools } = await client.listTools();

@@ -67,7 +67,7 @@ beforeAll(async () => {
     nats.url,
     '--nats-token',
     TOKEN,
-    '--caps=core,browser_doctor,browser_close_page',
+    '--caps=core,browser_doctor',
   ]);
 }, SETUP_MS);
 

@@ -79,6 +79,18 @@ describe('the tool list', () => {
     expect(pages.ok, pages.text).toBe(true);
   });
 
+  it('closes a page it opened: tabs an agent opens need not pile up under the default set', async () => {
+    const opened = await call('browser_open_page', { url: fixtures.url('doors/search.html') });
+    expect(opened.ok, opened.text).toBe(true);
+    const id = opened.data.page_id as string;
+    const closed = await call('browser_close_page', { page_id: id });
+    expect(closed.ok, closed.text).toBe(true);
+    const pages = await call('browser_list_pages', {});
+    expect(pages.data.pages.map((p: any) => p.page_id)).not.toContain(id);
+    const gone = await call('browser_list_elements', { page_id: id });
+    expect(gone.error_code).toBe('page_closed');
+  });
+
   it('says who it is and how to start', () => {
     expect(client.getServerVersion()?.name).toBe('brow');
     expect(client.getInstructions()).toMatch(/browser_open_page/);

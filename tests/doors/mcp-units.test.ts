@@ -68,6 +68,18 @@ describe('MCP shapes', () => {
     expect(toMcpTool(click).annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
   });
 
+  it('an output schema drops a description that only repeats its field name, and keeps the others', () => {
+    const open = capabilities.find((c) => c.name === 'browser_open_page')!;
+    const out = toMcpTool(open, 'full').outputSchema as any;
+    // `page_id: "Page id"` says nothing the name does not
+    expect(out.properties.page_id).toEqual({ type: 'string' });
+    // a description that says more stays, and nested objects are treated the same way
+    expect(out.properties.page.description).toMatch(/\S/);
+    expect(out.properties.page.properties.page_id).not.toHaveProperty('description');
+    // inputs keep every description: they tell a model how to fill a field
+    expect((toMcpTool(open).inputSchema as any).properties.url.description).toMatch(/\S/);
+  });
+
   it('an ok outcome: text, then images; data as structuredContent', () => {
     const r = toMcpResult({
       ok: true,

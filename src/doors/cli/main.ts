@@ -40,7 +40,7 @@ export const BUILTINS: Record<string, Builtin> = {
   mcp: {
     usage: 'mcp [--caps LIST] [--nats URL]',
     description:
-      "MCP on stdio (for an MCP client's config): the 22 core tools; --caps=all lists all, --caps=core,storage adds a group",
+      "MCP on stdio (for an MCP client's config): the 23 core tools; --caps=all lists all, --caps=core,storage adds a group",
     run: async (argv) => (await import('./serve.js')).mcpCommand(argv),
   },
   doctor: {

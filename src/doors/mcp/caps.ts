@@ -28,14 +28,15 @@ export const CAPABILITY_GROUPS = Object.keys(GROUPS) as CapabilityGroup[];
 /**
  * `--caps=core`, the set `brow mcp` lists when no --caps is given: the tools an agent needs to
  * finish a task on a page, in a tool list within 24 KB (every tool is about three times that):
- * open and move, look, act, wait, answer a dialog, read, check with a script or a picture, and
- * hand a step to a person. Add groups to it (`--caps=core,storage`) or take all (`--caps=all`).
+ * open, move and close pages, look, act, wait, answer a dialog, read, check with a script or a
+ * picture, and hand a step to a person. Add groups to it (`--caps=core,storage`) or take all (`--caps=all`).
  */
 export const CORE_TOOLS = [
   'browser_open_page',
   'browser_navigate',
   'browser_history',
   'browser_list_pages',
+  'browser_close_page',
   'browser_list_elements',
   'browser_find',
   'browser_click',

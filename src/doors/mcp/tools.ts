@@ -13,17 +13,34 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return { ...(dropDefaults(rest, io === 'output') as Record<string, unknown>), type: 'object' };
 }
 
+/** A description that only says the field's name again (`page_id`: "Page id", `url`: "URL"). */
+function restatesName(key: string, prop: unknown): boolean {
+  const d = (prop as { description?: unknown } | null)?.description;
+  return typeof d === 'string' && d.toLowerCase() === key.replace(/_/g, ' ').toLowerCase();
+}
+
 /**
  * Leave out what JSON Schema says by default anyway: `additionalProperties: {}` (a loose object)
  * and the ±2^53−1 bounds zod gives every integer; every byte rides in every tools/list. An output
  * schema is open everywhere (a record may carry more than it describes), so there
- * `additionalProperties: false` goes too.
+ * `additionalProperties: false` goes too, and so does a description that only repeats its field's
+ * name (`page_id` is in 25 of the default tools' output schemas).
  */
 function dropDefaults(v: unknown, open: boolean): unknown {
   if (Array.isArray(v)) return v.map((x) => dropDefaults(x, open));
   if (typeof v !== 'object' || v === null) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
+    if (open && k === 'properties' && typeof x === 'object' && x !== null) {
+      out[k] = Object.fromEntries(
+        Object.entries(x).map(([name, prop]) => {
+          if (!restatesName(name, prop)) return [name, dropDefaults(prop, open)];
+          const { description: _same, ...rest } = prop as Record<string, unknown>;
+          return [name, dropDefaults(rest, open)];
+        }),
+      );
+      continue;
+    }
     const extra =
       k === 'additionalProperties' &&
       ((typeof x === 'object' && x !== null && Object.keys(x).length === 0) || (open && x === false));
