@@ -97,3 +97,77 @@ describe('stop signals', () => {
     expect(chromium.filter(alive)).toEqual([]);
   }, 60_000);
 });
+
+/**
+ * A brow killed outright (SIGKILL: an OOM killer, a client that gives up on it) runs no handler.
+ * Its Chromium still ends: it reads the end of its debugging pipe, whose other end the dead
+ * process held.
+ */
+describe('killed outright', () => {
+  const gone = async (pids: number[]) => {
+    for (let i = 0; i < 150 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    return pids.filter(alive);
+  };
+
+  it('brow serve with a page open: its Chromium ends with it', async () => {
+    const { proc, chromium } = await serveWithAPage();
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    expect(await gone(chromium)).toEqual([]);
+  }, 60_000);
+
+  /** `brow mcp` over raw stdio JSON-RPC, as an MCP client speaks it. */
+  function mcp() {
+    const proc = spawn(process.execPath, ['bin/brow.js', 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    let id = 0;
+    const request = async (method: string, params: unknown): Promise<any> => {
+      const n = ++id;
+      proc.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
+      for (let i = 0; i < 600; i++) {
+        const line = out.split('\n').find((l) => l.includes(`"id":${n},`) || l.includes(`"id":${n}}`));
+        if (line) return JSON.parse(line);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no answer to ${method}: ${out}`);
+    };
+    return { proc, request };
+  }
+
+  it('brow mcp before any call: the Chromium it started early ends with it', async () => {
+    const { proc } = mcp();
+    let chromium: number[] = [];
+    for (let i = 0; i < 200 && chromium.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      chromium = chromiumUnder(proc.pid!);
+    }
+    expect(chromium.length, 'brow mcp starts Chromium while it loads').toBeGreaterThan(0);
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    expect(await gone(chromium)).toEqual([]);
+  }, 60_000);
+
+  it('brow mcp with a page open: its Chromium ends with it', async () => {
+    const { proc, request } = mcp();
+    await request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'signals-test', version: '0' },
+    });
+    proc.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const opened = await request('tools/call', {
+      name: 'browser_open_page',
+      arguments: { url: fixtures.url('live/form.html') },
+    });
+    expect(opened.result?.isError, JSON.stringify(opened)).not.toBe(true);
+    const chromium = chromiumUnder(proc.pid!);
+    expect(chromium.length).toBeGreaterThan(0);
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    expect(await gone(chromium)).toEqual([]);
+  }, 60_000);
+});

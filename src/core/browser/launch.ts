@@ -3,7 +3,7 @@
  * launch runs, so bin/brow.js can load this module early (prespawnChromium) without waiting for it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
@@ -79,6 +79,8 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
   }
   const headless = opts.headless ?? true;
   const args = browArgs(opts);
+  // a profile brow reuses may hold the port file of its last run: the endpoint must be this one's
+  if (opts.userDataDir) rmSync(join(opts.userDataDir, PORT_FILE), { force: true });
   const puppeteer = await import('puppeteer-core');
   const early = takePrespawned(chrome.path, headless, opts);
   if (early) {
@@ -96,7 +98,8 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-      pipe: false,
+      // brow talks over the pipe (see LIFELINE_FLAGS); the port is for second clients
+      pipe: true,
     });
   } catch (e) {
     throw new BrowserError(
@@ -112,6 +115,15 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
   }
 }
 
+/**
+ * Chromium listens on a pipe and on a port. The pipe is its lifeline: when the Node process that
+ * holds the other end dies, even by SIGKILL, Chromium reads the end of it and exits (one started
+ * with a port alone outlives a killed brow). The port, written to the profile's DevToolsActivePort,
+ * is for clients that connect by endpoint (the `browser` tool's worker): browserEndpoint().
+ */
+const LIFELINE_FLAGS = ['--remote-debugging-pipe', '--remote-debugging-port=0'];
+const PORT_FILE = 'DevToolsActivePort';
+
 /** Chromium flags brow adds to puppeteer's defaults. */
 function browArgs(opts: LaunchOptions): string[] {
   // navigator.webdriver stays false (seed 000 launches every browser so); a page still tells
@@ -121,6 +133,7 @@ function browArgs(opts: LaunchOptions): string[] {
     '--disable-blink-features=AutomationControlled',
     ...proxyFlags(process.env),
     ...(opts.args ?? []),
+    ...LIFELINE_FLAGS,
   ];
   if (isRoot()) args.push('--no-sandbox', '--disable-setuid-sandbox');
   if (opts.viewport) args.push(`--window-size=${opts.viewport.width},${opts.viewport.height}`);
@@ -241,9 +254,10 @@ export function prespawnChromium(opts: {
   }
   const removeProfile = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   try {
-    child = spawn(found.path, [...args, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`], {
+    child = spawn(found.path, [...args, `--user-data-dir=${dataDir}`], {
       detached: process.platform !== 'win32',
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // fds 3 and 4 are the debugging pipe: held, never written, so Chromium ends with this process
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       env: process.env,
     });
   } catch {
@@ -252,7 +266,7 @@ export function prespawnChromium(opts: {
   }
   // it must not keep this process alive (a usage error exits at once): the exit hook below kills it
   child.unref();
-  (child.stderr as unknown as { unref?: () => void }).unref?.();
+  for (const stream of child.stdio.slice(2)) (stream as unknown as { unref?: () => void } | null)?.unref?.();
   const kill = () => {
     try {
       if (child.pid && child.exitCode === null && child.signalCode === null) {
@@ -389,4 +403,30 @@ async function connectPrespawned(
   };
   browser.process = () => entry.child;
   return browser;
+}
+
+/**
+ * The WebSocket endpoint of a browser brow launched or connected to, for a second client. A
+ * launched one talks to brow over a pipe and names its port in the profile's DevToolsActivePort,
+ * which is written as the port opens (read for up to `waitMs`).
+ */
+export async function browserEndpoint(browser: Browser, waitMs = 10_000): Promise<string> {
+  const ws = browser.wsEndpoint();
+  if (ws) return ws;
+  const dirArg = browser
+    .process()
+    ?.spawnargs.find((a) => a.startsWith('--user-data-dir='))
+    ?.slice('--user-data-dir='.length);
+  if (!dirArg) throw new Error('This browser has no endpoint: it was not started with a profile brow knows.');
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const [port, path] = readFileSync(join(dirArg, PORT_FILE), 'utf8').split('\n');
+      if (port && path) return `ws://127.0.0.1:${port.trim()}${path.trim()}`;
+    } catch {
+      // not written yet
+    }
+    if (Date.now() > deadline) throw new Error(`Chromium did not write ${PORT_FILE} in ${dirArg}.`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

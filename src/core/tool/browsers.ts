@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
 import { exited, findReusableCdp, killTree, spawnApp, waitForCdp } from './cdp.js';
+import { browserEndpoint } from '../browser/launch.js';
 
 export type BrowserKind =
   | { kind: 'headless' }
@@ -122,7 +123,7 @@ export class BrowserRegistry {
         key,
         kind,
         browser,
-        wsEndpoint: browser.wsEndpoint(),
+        wsEndpoint: await browserEndpoint(browser),
         refs: 0,
         describe: 'headless Chromium (brow)',
       };
