@@ -79,6 +79,21 @@ describe('the tool list', () => {
     expect(pages.ok, pages.text).toBe(true);
   });
 
+  it('a hint that names a tool outside the set says so, and how to add it', async () => {
+    const r = await call('browser_list_pages', { session_id: 's-none-0' });
+    expect(r.error_code).toBe('session_not_found');
+    // the hint is written for the whole list: it names browser_list_sessions, not in the core set
+    expect(r.text).toContain('browser_list_sessions');
+    expect(r.text).toMatch(
+      /browser_list_sessions is not in this server's tool set: --caps=core,sessions adds it/,
+    );
+    expect(r.data.hint).toContain('--caps=core,sessions');
+    // a hint naming only listed tools is left as it is
+    const closed = await call('browser_click', { page_id: 'p-none-0', ref: 'e1' });
+    expect(closed.error_code).toBe('page_not_found');
+    expect(closed.text).not.toContain('not in this server');
+  });
+
   it('closes a page it opened: tabs an agent opens need not pile up under the default set', async () => {
     const opened = await call('browser_open_page', { url: fixtures.url('doors/search.html') });
     expect(opened.ok, opened.text).toBe(true);

@@ -1,6 +1,6 @@
 /** `--caps`: turn capability groups off (or name the only ones on) for a smaller tool list, in every door alike. */
 import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
-import { failure } from '../../runtime/outcome.js';
+import { failure, failureText } from '../../runtime/outcome.js';
 import type { Runtime, Outcome } from '../../runtime/runtime.js';
 
 // Typed as a record so the compiler asks for an update when define.ts gains a group.
@@ -95,6 +95,36 @@ export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap:
   return (c) => (on.size === 0 || named(c, on)) && !named(c, off);
 }
 
+const TOOL_NAME = /\bbrowser_[a-z][a-z0-9_]*\b/g;
+
+/**
+ * A failure whose hint names tools outside the set, with how to get each: a hint written for the
+ * whole tool list ("close pages with browser_close_page") must not send an agent to a tool its
+ * client was never given without saying so.
+ */
+function hintForSet(
+  outcome: Outcome,
+  all: AnyCapability[],
+  enabled: (cap: AnyCapability) => boolean,
+): Outcome {
+  if (outcome.ok || outcome.data.error_code === 'capability_unavailable') return outcome;
+  const { error_code, message, hint } = outcome.data;
+  const missing = new Map<string, string>();
+  for (const m of `${message} ${hint}`.matchAll(TOOL_NAME)) {
+    const cap = all.find((c) => c.name === m[0]);
+    if (cap && !enabled(cap)) missing.set(cap.name, cap.group);
+  }
+  if (missing.size === 0) return outcome;
+  const groups = [...new Set(missing.values())].join(',');
+  const note = `(${[...missing.keys()].join(', ')} ${missing.size > 1 ? 'are' : 'is'} not in this server's tool set: --caps=core,${groups} adds ${missing.size > 1 ? 'them' : 'it'}.)`;
+  const more = `${hint} ${note}`;
+  return {
+    ...outcome,
+    content: failureText(error_code, message, more),
+    data: { ...outcome.data, hint: more },
+  };
+}
+
 function disabledOutcome(cap: AnyCapability): Outcome {
   const message = `${cap.name} is not in this server's tool set (--caps).`;
   const hint =
@@ -114,7 +144,7 @@ export function restrictRuntime<R extends Runtime>(runtime: R, enabled: (cap: An
   view.invoke = (name, input, opts) => {
     const cap = runtime.capabilities.find((c) => c.name === name);
     if (cap && !enabled(cap)) return Promise.resolve(disabledOutcome(cap));
-    return runtime.invoke(name, input, opts);
+    return runtime.invoke(name, input, opts).then((o) => hintForSet(o, runtime.capabilities, enabled));
   };
   return view;
 }
