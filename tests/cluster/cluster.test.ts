@@ -353,13 +353,7 @@ describe('brow cluster on NATS', () => {
   }, 60_000);
 
   it('brow mcp --nats is a gateway: an MCP client drives a session on a worker', async () => {
-    const { client, stderr } = await stdioClient([
-      '--nats',
-      nats.url,
-      '--nats-token',
-      TOKEN,
-      '--caps=core',
-    ]);
+    const { client, stderr } = await stdioClient(['--nats', nats.url, '--nats-token', TOKEN, '--caps=core']);
     try {
       const { tools } = await client.listTools();
       expect(tools.some((t) => t.name === 'browser_click')).toBe(true);

@@ -62,13 +62,7 @@ beforeAll(async () => {
   gw = await ClusterRuntime.connect({ url: nats.url, token: TOKEN });
   // the default tool set (core) and the two diagnostics these tests read; confirming stays the
   // person's (the console, the gateway), outside the agent's tool list
-  mcp = await stdioClient([
-    '--nats',
-    nats.url,
-    '--nats-token',
-    TOKEN,
-    '--caps=core,browser_doctor',
-  ]);
+  mcp = await stdioClient(['--nats', nats.url, '--nats-token', TOKEN, '--caps=core,browser_doctor']);
 }, SETUP_MS);
 
 afterAll(async () => {
