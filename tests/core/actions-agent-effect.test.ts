@@ -166,3 +166,24 @@ describe('pointer-first click without hover scripts', () => {
     expect((await reacts(pageId)).value).toBe(true);
   });
 });
+
+describe('a click that only moves the URL inside the page', () => {
+  it('says the refs still work (and they do); a link to another document says they are stale', async () => {
+    const pageId = await h.open('actions/in-page-links.html');
+    const refs = await h.refs(pageId, 'full');
+    const copy = refOf(refs, 'button', 'Copy command');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'link', 'Usage') });
+    expect(r.action.navigation.to).toMatch(/#usage$/);
+    expect(r.__content).toMatch(/Same document, new URL \(nothing else changed\): the refs still work/);
+    expect(r.__content).not.toMatch(/stale/);
+    // an agent believes it and acts on a ref from before the click
+    const copied = await h.ok('browser_click', { page_id: pageId, ref: copy });
+    expect(copied.action.outcome).toBe('completed');
+    expect(copied.__content).toMatch(/Copied/);
+    // another document: the old refs are gone with it
+    const next = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'link', 'Next page') });
+    expect(next.action.navigation.to).toMatch(/\?page=2$/);
+    expect(next.__content).toMatch(/The page navigated: take a fresh snapshot; old refs are stale/);
+    expect((await h.err('browser_click', { page_id: pageId, ref: copy })).code).toBe('stale_ref');
+  });
+});

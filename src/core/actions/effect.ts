@@ -392,6 +392,10 @@ export function renderEffect(e: Effect, targetLine?: string): string {
   // doors with content boundaries mark them)
   if (e.changes && !isEmptyDiff(e.changes))
     lines.push('<page-content>', renderDiff(e.changes), '</page-content>');
+  // changes are only read within one document: read and empty, the URL moved inside the page
+  // (a #hash, pushState) and every ref still points where it did
+  else if (e.navigation && e.changes)
+    lines.push('Same document, new URL (nothing else changed): the refs still work.');
   else if (e.navigation) lines.push('The page navigated: take a fresh snapshot; old refs are stale.');
   return lines.join('\n');
 }
