@@ -3,7 +3,8 @@
  * Ctrl-C twice) still closes its Chromium: none of the Chromium processes it ran is left.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnder } from '../chromium-process.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
@@ -104,17 +105,37 @@ describe('stop signals', () => {
  * process held.
  */
 describe('killed outright', () => {
-  const gone = async (pids: number[]) => {
+  /** The temporary profiles of these Chromium processes: nobody is left to remove them. */
+  const profilesOf = (pids: number[]) =>
+    new Set(
+      pids.flatMap((pid) => {
+        try {
+          const arg = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+            .split('\0')
+            .find((a) => a.startsWith('--user-data-dir='));
+          return arg ? [arg.slice('--user-data-dir='.length)] : [];
+        } catch {
+          return [];
+        }
+      }),
+    );
+  /** Chromium processes still alive after up to 15 s; their profiles (read before the kill) are removed once none is. */
+  const gone = async (pids: number[], profiles: Set<string>) => {
     for (let i = 0; i < 150 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    return pids.filter(alive);
+    const left = pids.filter(alive);
+    if (left.length === 0)
+      for (const dir of profiles) if (dir.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
+    return left;
   };
 
   it('brow serve with a page open: its Chromium ends with it', async () => {
     const { proc, chromium } = await serveWithAPage();
+    const profiles = profilesOf(chromium);
+    expect(profiles.size).toBe(1);
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
-    expect(await gone(chromium)).toEqual([]);
+    expect(await gone(chromium, profiles)).toEqual([]);
   }, 60_000);
 
   /** `brow mcp` over raw stdio JSON-RPC, as an MCP client speaks it. */
@@ -144,10 +165,12 @@ describe('killed outright', () => {
       chromium = chromiumUnder(proc.pid!);
     }
     expect(chromium.length, 'brow mcp starts Chromium while it loads').toBeGreaterThan(0);
+    const profiles = profilesOf(chromium);
+    expect(profiles.size).toBe(1);
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
-    expect(await gone(chromium)).toEqual([]);
+    expect(await gone(chromium, profiles)).toEqual([]);
   }, 60_000);
 
   it('brow mcp with a page open: its Chromium ends with it', async () => {
@@ -165,9 +188,11 @@ describe('killed outright', () => {
     expect(opened.result?.isError, JSON.stringify(opened)).not.toBe(true);
     const chromium = chromiumUnder(proc.pid!);
     expect(chromium.length).toBeGreaterThan(0);
+    const profiles = profilesOf(chromium);
+    expect(profiles.size).toBe(1);
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
-    expect(await gone(chromium)).toEqual([]);
+    expect(await gone(chromium, profiles)).toEqual([]);
   }, 60_000);
 });
