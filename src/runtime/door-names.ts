@@ -37,7 +37,8 @@ export function doorName(name: string, door: Door): string {
   return doorNames(door).get(name) ?? name;
 }
 
-const TOOL_NAME = /\bbrowser_[a-z][a-z0-9_]*\b/g;
+/** A tool name in a text (global: use with replace or matchAll). */
+export const TOOL_NAME = /\bbrowser_[a-z][a-z0-9_]*\b/g;
 
 /**
  * Text (a message, a hint, an answer's content) with every capability name written as `door` calls

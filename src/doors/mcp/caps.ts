@@ -1,5 +1,6 @@
 /** `--caps`: turn capability groups off (or name the only ones on) for a smaller tool list, in every door alike. */
 import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
+import { TOOL_NAME } from '../../runtime/door-names.js';
 import { failure, failureText } from '../../runtime/outcome.js';
 import type { Runtime, Outcome } from '../../runtime/runtime.js';
 
@@ -94,8 +95,6 @@ export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap:
   const named = (c: AnyCapability, set: Set<string>) => set.has(c.group) || set.has(c.name);
   return (c) => (on.size === 0 || named(c, on)) && !named(c, off);
 }
-
-const TOOL_NAME = /\bbrowser_[a-z][a-z0-9_]*\b/g;
 
 /**
  * A failure whose hint names tools outside the set, with how to get each: a hint written for the
