@@ -119,10 +119,18 @@ describe('killed outright', () => {
         }
       }),
     );
-  /** Chromium processes still alive after up to 15 s; their profiles (read before the kill) are removed once none is. */
-  const gone = async (pids: number[], profiles: Set<string>) => {
-    for (let i = 0; i < 150 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    const left = pids.filter(alive);
+  /**
+   * SIGKILL `proc`; the Chromium processes still alive 15 s later. Their temporary profile, read
+   * before the kill, is removed once none is left.
+   */
+  const killOutright = async (proc: ReturnType<typeof spawn>, chromium: number[]) => {
+    const profiles = profilesOf(chromium);
+    expect(profiles.size).toBe(1);
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    for (let i = 0; i < 150 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    const left = chromium.filter(alive);
     if (left.length === 0)
       for (const dir of profiles) if (dir.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
     return left;
@@ -130,12 +138,7 @@ describe('killed outright', () => {
 
   it('brow serve with a page open: its Chromium ends with it', async () => {
     const { proc, chromium } = await serveWithAPage();
-    const profiles = profilesOf(chromium);
-    expect(profiles.size).toBe(1);
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
-    await exited;
-    expect(await gone(chromium, profiles)).toEqual([]);
+    expect(await killOutright(proc, chromium)).toEqual([]);
   }, 60_000);
 
   /** `brow mcp` over raw stdio JSON-RPC, as an MCP client speaks it. */
@@ -165,12 +168,7 @@ describe('killed outright', () => {
       chromium = chromiumUnder(proc.pid!);
     }
     expect(chromium.length, 'brow mcp starts Chromium while it loads').toBeGreaterThan(0);
-    const profiles = profilesOf(chromium);
-    expect(profiles.size).toBe(1);
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
-    await exited;
-    expect(await gone(chromium, profiles)).toEqual([]);
+    expect(await killOutright(proc, chromium)).toEqual([]);
   }, 60_000);
 
   it('brow mcp with a page open: its Chromium ends with it', async () => {
@@ -188,11 +186,6 @@ describe('killed outright', () => {
     expect(opened.result?.isError, JSON.stringify(opened)).not.toBe(true);
     const chromium = chromiumUnder(proc.pid!);
     expect(chromium.length).toBeGreaterThan(0);
-    const profiles = profilesOf(chromium);
-    expect(profiles.size).toBe(1);
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
-    await exited;
-    expect(await gone(chromium, profiles)).toEqual([]);
+    expect(await killOutright(proc, chromium)).toEqual([]);
   }, 60_000);
 });
