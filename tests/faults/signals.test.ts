@@ -3,8 +3,9 @@
  * Ctrl-C twice) still closes its Chromium: none of the Chromium processes it ran is left.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnder } from '../chromium-process.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
@@ -120,26 +121,47 @@ describe('killed outright', () => {
       }),
     );
   /**
-   * SIGKILL `proc`; the Chromium processes still alive 15 s later. Their temporary profile, read
-   * before the kill, is removed once none is left.
+   * SIGKILL `proc`; the Chromium processes still alive 15 s later, and the temporary profile they
+   * used (read before the kill: nobody is left to remove it but a later brow).
    */
   const killOutright = async (proc: ReturnType<typeof spawn>, chromium: number[]) => {
-    const profiles = profilesOf(chromium);
-    expect(profiles.size).toBe(1);
+    const profiles = [...profilesOf(chromium)];
+    expect(profiles.length).toBe(1);
+    const profile = profiles[0]!;
+    // named for the brow that made it, which is how a later brow knows whose it was
+    expect(basename(profile)).toMatch(new RegExp(`^brow-chromium-${proc.pid}-`));
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
     for (let i = 0; i < 150 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    const left = chromium.filter(alive);
-    if (left.length === 0)
-      for (const dir of profiles) if (dir.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
-    return left;
+    return { left: chromium.filter(alive), profile };
+  };
+  /** Remove a profile the test made a brow leave behind (once its Chromium is gone). */
+  const removeProfile = (dir: string) => {
+    if (dir.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
   };
 
-  it('brow serve with a page open: its Chromium ends with it', async () => {
+  it('brow serve with a page open: its Chromium ends with it; the next brow removes its profile', async () => {
     const { proc, chromium } = await serveWithAPage();
-    expect(await killOutright(proc, chromium)).toEqual([]);
-  }, 60_000);
+    const { left, profile } = await killOutright(proc, chromium);
+    expect(left).toEqual([]);
+    expect(existsSync(profile), 'the killed brow could not remove its profile').toBe(true);
+    try {
+      // the next brow to launch a Chromium removes the profiles of brows that are gone
+      const next = await serveWithAPage();
+      const nextProfile = [...profilesOf(next.chromium)][0]!;
+      for (let i = 0; i < 100 && existsSync(profile); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(profile), `${profile} is still there`).toBe(false);
+      // its own profile, in use, stays until it stops; a stop removes it
+      expect(existsSync(nextProfile)).toBe(true);
+      const exited = new Promise((r) => next.proc.once('exit', r));
+      next.proc.kill('SIGTERM');
+      await exited;
+      expect(existsSync(nextProfile), 'a brow that stops removes its own profile').toBe(false);
+    } finally {
+      removeProfile(profile);
+    }
+  }, 90_000);
 
   /** `brow mcp` over raw stdio JSON-RPC, as an MCP client speaks it. */
   function mcp() {
@@ -168,7 +190,9 @@ describe('killed outright', () => {
       chromium = chromiumUnder(proc.pid!);
     }
     expect(chromium.length, 'brow mcp starts Chromium while it loads').toBeGreaterThan(0);
-    expect(await killOutright(proc, chromium)).toEqual([]);
+    const { left, profile } = await killOutright(proc, chromium);
+    removeProfile(profile);
+    expect(left).toEqual([]);
   }, 60_000);
 
   it('brow mcp with a page open: its Chromium ends with it', async () => {
@@ -186,6 +210,8 @@ describe('killed outright', () => {
     expect(opened.result?.isError, JSON.stringify(opened)).not.toBe(true);
     const chromium = chromiumUnder(proc.pid!);
     expect(chromium.length).toBeGreaterThan(0);
-    expect(await killOutright(proc, chromium)).toEqual([]);
+    const { left, profile } = await killOutright(proc, chromium);
+    removeProfile(profile);
+    expect(left).toEqual([]);
   }, 60_000);
 });

@@ -3,12 +3,12 @@
  * launch runs, so bin/brow.js can load this module early (prespawnChromium) without waiting for it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
 import { findChrome } from './find-chrome.js';
+import { makeTempProfile, sweepLeftProfiles } from './temp-profiles.js';
 
 export const CLOSED_NETWORK_FLAGS = [
   '--disable-background-networking',
@@ -85,14 +85,17 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
   const early = takePrespawned(chrome.path, headless, opts);
   if (early) {
     const browser = await connectPrespawned(early, puppeteer, args).catch(() => null);
-    if (browser) return browser;
+    if (browser) return afterLaunch(browser);
   }
+  // a temporary profile of brow's naming (not puppeteer's), so that one a killed brow left behind
+  // is found and removed later (temp-profiles.ts)
+  const temp = opts.userDataDir ? null : makeTempProfile();
   try {
-    return await puppeteer.launch({
+    const browser = await puppeteer.launch({
       executablePath: chrome.path,
       headless,
       args,
-      userDataDir: opts.userDataDir,
+      userDataDir: opts.userDataDir ?? temp!,
       defaultViewport: null,
       protocolTimeout: 60_000,
       handleSIGINT: false,
@@ -103,7 +106,9 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       // a headless start opens no tab (see browArgs): nothing to wait for
       waitForInitialPage: !headless,
     });
+    return afterLaunch(temp ? removingProfile(browser, temp) : browser);
   } catch (e) {
+    if (temp) removeDir(temp);
     throw new BrowserError(
       'backend_unavailable',
       `Chromium at ${chrome.path} failed to start: ${String(e).split('\n')[0]}`,
@@ -115,6 +120,42 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       },
     );
   }
+}
+
+/** A launched or connected browser is up: now remove the profiles killed brows left (in the background). */
+function afterLaunch(browser: Browser): Browser {
+  void sweepLeftProfiles();
+  return browser;
+}
+
+const removeDir = (dir: string) => {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // best effort, as puppeteer's own cleanup; a later brow's sweep removes what is left
+  }
+};
+
+/**
+ * puppeteer removes only a profile it made: this one goes once the browser has closed, when its
+ * process ends another way (a crash), or when brow exits first (puppeteer kills Chromium then).
+ */
+function removingProfile(browser: Browser, dir: string): Browser {
+  const remove = () => {
+    process.removeListener('exit', remove);
+    removeDir(dir);
+  };
+  process.once('exit', remove);
+  browser.process()?.once('exit', remove);
+  const close = browser.close.bind(browser);
+  browser.close = async () => {
+    try {
+      await close();
+    } finally {
+      remove();
+    }
+  };
+  return browser;
 }
 
 /**
@@ -253,11 +294,11 @@ export function prespawnChromium(opts: {
   let dataDir: string;
   let child: ChildProcess;
   try {
-    dataDir = mkdtempSync(join(tmpdir(), 'puppeteer_dev_chrome_profile-'));
+    dataDir = makeTempProfile();
   } catch {
     return false;
   }
-  const removeProfile = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  const removeProfile = () => removeDir(dataDir);
   try {
     child = spawn(found.path, [...args, `--user-data-dir=${dataDir}`], {
       detached: process.platform !== 'win32',
@@ -284,11 +325,7 @@ export function prespawnChromium(opts: {
   };
   const onExit = () => {
     kill();
-    try {
-      removeProfile();
-    } catch {
-      // best effort, as puppeteer's own cleanup
-    }
+    removeProfile();
   };
   process.once('exit', onExit);
   // a signal before the door has its own handlers (while brow loads) ends this process without
@@ -308,11 +345,7 @@ export function prespawnChromium(opts: {
     child.once('exit', () => {
       unwatchSignals();
       process.removeListener('exit', onExit);
-      try {
-        removeProfile();
-      } catch {
-        // best effort
-      }
+      removeProfile();
       resolve();
     });
     child.once('error', () => resolve());
