@@ -285,13 +285,19 @@ export class Walker implements Emitter {
   }
 
   private opaqueError(el: Element, tag: string, depth: number, e: unknown): WalkNode {
-    let id = 0;
+    // the reason first: near the end of the stack (a document nested too deep) any call may throw
+    // again, and the reason is what tells that case (snapshot.ts failedWhole)
     let reason = 'error';
     try {
-      id = idOf(el);
       reason = 'error: ' + collapse(String((e as Error)?.message ?? e), 100);
     } catch {
-      // keep what we have
+      if (e instanceof RangeError) reason = 'error: Maximum call stack size exceeded';
+    }
+    let id = 0;
+    try {
+      id = idOf(el);
+    } catch {
+      // no id: the line still says what went wrong
     }
     const node = this.node(id, depth, 'generic', '', tag, null);
     node.opaque = reason;
