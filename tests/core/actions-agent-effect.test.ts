@@ -26,6 +26,29 @@ describe('click moves the pointer first and lets hover effects settle', () => {
   });
 });
 
+describe('settling follows work put off to animation frames', () => {
+  it('a click whose result renders over six frames answers with the last one, on a page running an animation loop', async () => {
+    const pageId = await h.open('actions/frames.html');
+    const refs = await h.refs(pageId, 'full');
+    const one = await h.ok('browser_click', {
+      page_id: pageId,
+      ref: refOf(refs, 'button', 'Prepare export'),
+    });
+    expect(one.action.outcome).toBe('completed');
+    expect(one.__content).toMatch(/Export prepared/);
+    // each frame asks for the next: the answer is the end of the chain, not a step of it
+    const three = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Run export') });
+    expect(three.action.outcome).toBe('completed');
+    expect(three.__content, three.__content).toMatch(/Export done: 6 files/);
+    expect(three.__content).not.toMatch(/Step \d of 6/);
+    expect(three.action.waited).toBeUndefined();
+    // a change made at once still answers, though the spinner's loop keeps asking for frames
+    const save = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Save draft') });
+    expect(save.action.outcome).toBe('completed');
+    expect(save.__content).toMatch(/Draft saved/);
+  });
+});
+
 describe('the effect window', () => {
   it('waits for a debounced search fetch after Enter and names the request it waited for', async () => {
     const pageId = await h.open('actions/search.html');

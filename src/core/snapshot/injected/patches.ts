@@ -227,10 +227,59 @@ function patchTimers(): void {
   replace(globalThis, 'clearTimeout', timers.clearTimeout as AnyFn);
 }
 
-/** Start (forgetting earlier ones) or stop noting the timers the page sets. */
+/** Animation-frame callbacks the page asked for while recording that have not run yet (id → true). */
+const framesDue = new SafeMap<unknown, true>();
+
+/**
+ * requestAnimationFrame/cancelAnimationFrame that note, while recording (see recordTimers), the
+ * frame callbacks a page asks for: a render put off to the next frame (or a chain of them, one
+ * asking for the next) shows as a frame still due, so the settle waits for it (quiet.ts).
+ */
+function patchFrames(): void {
+  const originalRequest = requestAnimationFrame as unknown as AnyFn;
+  const originalCancel = cancelAnimationFrame as unknown as AnyFn;
+  const frames = {
+    // one declared parameter each, as the natives have
+    requestAnimationFrame(this: unknown, _callback: unknown): unknown {
+      // eslint-disable-next-line prefer-rest-params
+      const callback: unknown = arguments[0];
+      // eslint-disable-next-line prefer-rest-params
+      if (!recordingTimers || typeof callback !== 'function') return apply(originalRequest, this, arguments);
+      const noted: { id?: unknown } = {};
+      const id = apply(originalRequest, this, [
+        function (this: unknown) {
+          framesDue.delete(noted.id);
+          // eslint-disable-next-line prefer-rest-params
+          return apply(callback as AnyFn, this, arguments);
+        },
+      ]);
+      noted.id = id;
+      framesDue.set(id, true);
+      return id;
+    },
+    cancelAnimationFrame(this: unknown, _handle: unknown): unknown {
+      // eslint-disable-next-line prefer-rest-params
+      if (framesDue.size > 0) framesDue.delete(arguments[0]);
+      // eslint-disable-next-line prefer-rest-params
+      return apply(originalCancel, this, arguments);
+    },
+  };
+  replace(globalThis, 'requestAnimationFrame', frames.requestAnimationFrame as AnyFn);
+  replace(globalThis, 'cancelAnimationFrame', frames.cancelAnimationFrame as AnyFn);
+}
+
+/** Start (forgetting earlier ones) or stop noting the timers and frame callbacks the page sets. */
 export function recordTimers(on: boolean): void {
-  if (on) timersDue.forEach((_due, id) => timersDue.delete(id));
+  if (on) {
+    timersDue.forEach((_due, id) => timersDue.delete(id));
+    framesDue.forEach((_due, id) => framesDue.delete(id));
+  }
   recordingTimers = on;
+}
+
+/** Whether a frame callback noted while recording has yet to run. */
+export function frameDue(): boolean {
+  return framesDue.size > 0;
 }
 
 /**
@@ -255,5 +304,6 @@ export function installPatches(): void {
   patchAttachShadow();
   patchAddEventListener();
   patchTimers();
+  patchFrames();
   patchedEarly = early;
 }

@@ -1,35 +1,50 @@
 /**
  * The DOM-quiet wait that ends an action's settle, measured in the page. It ends when the DOM has
- * been quiet for `quietMs`, or sooner once two animation frames have passed with no mutation in
- * the last one and no timer the page set since the action began is still due (see recordTimers):
- * a framework that renders in a microtask, a message-channel task or the next frame has done so
- * by then, and a page that scheduled more work still gets the whole window.
+ * been quiet for `quietMs`, or sooner at an animation frame when nothing is left to come:
+ * - no mutation since that frame's callbacks ran (ours runs after the page's);
+ * - no timer the page set since the action began still due (see recordTimers);
+ * - no frame callback the page asked for still to run, or, when it keeps asking (an animation
+ *   loop), a whole frame has passed without a mutation.
+ * A framework that renders in a microtask, a message-channel task or the next frame has done so
+ * by then; a chain of frames (one callback asking for the next, each changing the DOM) is
+ * followed to its end, and a page that scheduled more work gets the whole window.
  */
 import { mutationState } from './mutations.js';
 import { later, nextFrame, now } from './natives.js';
-import { timerDue } from './patches.js';
+import { frameDue, timerDue } from './patches.js';
 
 const TICK_MS = 8;
-const FRAMES = 2;
 
 export function settleQuiet(quietMs: number, maxMs: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const start = now();
     let frames = 0;
     let frameAt = start;
+    let prevFrameAt = start;
+    let done = false;
+    const finish = (quiet: boolean): void => {
+      done = true;
+      resolve(quiet);
+    };
     const onFrame = (): void => {
       frames++;
+      prevFrameAt = frameAt;
       frameAt = now();
-      if (frames < FRAMES) nextFrame(onFrame);
+      if (!done) nextFrame(onFrame);
     };
     nextFrame(onFrame);
     const tick = (): void => {
       const t = now();
       const lastAt = mutationState().lastAt;
-      if (t - (lastAt > start ? lastAt : start) >= quietMs) return resolve(true);
-      // quiet since the last frame began, and nothing scheduled: settled early
-      if (frames >= FRAMES && lastAt < frameAt && !timerDue()) return resolve(true);
-      if (t - start > maxMs) return resolve(false);
+      if (t - (lastAt > start ? lastAt : start) >= quietMs) return finish(true);
+      if (
+        frames >= 1 &&
+        lastAt < frameAt &&
+        !timerDue() &&
+        (!frameDue() || (frames >= 2 && lastAt < prevFrameAt))
+      )
+        return finish(true);
+      if (t - start > maxMs) return finish(false);
       later(tick, TICK_MS);
     };
     later(tick, TICK_MS);
