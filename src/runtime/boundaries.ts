@@ -35,8 +35,9 @@ export function closeMarker(nonce: string): string {
 }
 
 // A page line that looks like a marker (any nonce) is escaped with a leading backslash, so no page line
-// equals a marker even in appearance; a forged end marker also carries the wrong nonce.
-const MARKER_LIKE = /^\s*<<<(?:end_)?page_content\b/;
+// equals a marker even in appearance; a forged end marker also carries the wrong nonce. (Leading
+// blanks of one line only: a newline is not one.)
+const MARKER_LIKE_LINES = /^[^\S\n]*<<<(?:end_)?page_content\b/gm;
 
 export interface MarkOptions {
   nonce: string;
@@ -45,26 +46,37 @@ export interface MarkOptions {
   url?: string | undefined;
 }
 
+/** Where a line equal to `line` starts in text (the first, or with `last` the last), or -1. */
+function lineAt(text: string, line: string, last: boolean): number {
+  let at = last ? text.lastIndexOf(line) : text.indexOf(line);
+  while (at >= 0) {
+    const end = at + line.length;
+    if ((at === 0 || text[at - 1] === '\n') && (end === text.length || text[end] === '\n')) return at;
+    at = last ? (at === 0 ? -1 : text.lastIndexOf(line, at - 1)) : text.indexOf(line, at + 1);
+  }
+  return -1;
+}
+
 /**
  * Mark the page text of an answer: the first `<page-content>` line and the last `</page-content>` line
  * become the markers, and everything between is the block. Pairing outermost makes a page's own
  * `</page-content>` line harmless (it stays inside the block: brow's close comes after it); page text
  * before brow's first open line never stands alone on a line (headers prefix it: `URL: …`). Text with
- * no such pair is returned as it is.
+ * no such pair is returned as it is. Works on the string as a whole: a full listing of a big page
+ * has tens of thousands of lines.
  */
 export function markPageContent(text: string, opts: MarkOptions): string {
-  const lines = text.split('\n');
-  const open = lines.indexOf(PAGE_OPEN);
-  const close = lines.lastIndexOf(PAGE_CLOSE);
+  const open = lineAt(text, PAGE_OPEN, false);
+  const close = lineAt(text, PAGE_CLOSE, true);
   if (open < 0 || close <= open) return text;
-  const inner = lines.slice(open + 1, close).map((l) => (MARKER_LIKE.test(l) ? `\\${l}` : l));
-  return [
-    ...lines.slice(0, open),
-    openMarker(opts.nonce, opts.source, opts.url),
-    ...inner,
-    closeMarker(opts.nonce),
-    ...lines.slice(close + 1),
-  ].join('\n');
+  const innerStart = open + PAGE_OPEN.length + 1;
+  const inner =
+    close > innerStart ? `${text.slice(innerStart, close - 1).replace(MARKER_LIKE_LINES, '\\$&')}\n` : '';
+  return (
+    text.slice(0, open) +
+    `${openMarker(opts.nonce, opts.source, opts.url)}\n${inner}${closeMarker(opts.nonce)}` +
+    text.slice(close + PAGE_CLOSE.length)
+  );
 }
 
 const isRec = (v: unknown): v is Record<string, unknown> =>

@@ -29,11 +29,12 @@ function prune(o: Rec): Rec {
 /** [x, y, width, height] in whole CSS px. */
 function box(b: unknown): number[] | undefined {
   if (!isRec(b)) return undefined;
-  return [b.x, b.y, b.width, b.height].map((n) => Math.round(Number(n) || 0));
+  return [whole(b.x), whole(b.y), whole(b.width), whole(b.height)];
 }
 
-const list = (v: unknown): string | undefined =>
-  Array.isArray(v) && v.length > 0 ? v.map(String).join(',') : undefined;
+const whole = (n: unknown) => Math.round(Number(n) || 0);
+
+const list = (v: unknown): string | undefined => (Array.isArray(v) && v.length > 0 ? v.join(',') : undefined);
 
 /**
  * One element as a row: [ref, role, name, box, actions?, more?]. name is '' when empty, box is
@@ -45,21 +46,24 @@ const list = (v: unknown): string | undefined =>
 function compactRef(r: Rec, frame?: string): unknown[] {
   const name = ((r.accessible_name ?? r.name) as string | undefined) ?? '';
   const text = r.text as string | undefined;
-  const more = prune({
-    text: text && text !== name ? text : undefined,
-    value: r.value,
-    min: r.value_min,
-    max: r.value_max,
-    states: list(r.states),
-    frame,
-  });
+  // `more` is built field by field (as prune would leave it): this runs once per ref of a listing
+  let more: Rec | undefined;
+  if (text && text !== name) (more ??= {}).text = text;
+  if (kept(r.value)) (more ??= {}).value = r.value;
+  if (kept(r.value_min)) (more ??= {}).min = r.value_min;
+  if (kept(r.value_max)) (more ??= {}).max = r.value_max;
+  const states = list(r.states);
+  if (states) (more ??= {}).states = states;
+  if (frame) (more ??= {}).frame = frame;
   const row: unknown[] = [r.ref, r.role, name, box(r.bounding_box) ?? []];
   const actions = list(r.allowed_actions ?? r.actions);
-  const hasMore = Object.keys(more).length > 0;
-  if (actions || hasMore) row.push(actions ?? '');
-  if (hasMore) row.push(more);
+  if (actions || more) row.push(actions ?? '');
+  if (more) row.push(more);
   return row;
 }
+
+/** Whether prune keeps a scalar field (arrays and objects are not passed here). */
+const kept = (v: unknown) => v !== undefined && v !== null && v !== false && v !== '';
 
 function compactDiff(d: unknown): Rec | undefined {
   if (!isRec(d)) return undefined;

@@ -150,6 +150,12 @@ describe('lean answers on the 3,000-row table page', () => {
     expect(refs[0]).toHaveProperty('accessible_name');
     expect(refs[0]).toHaveProperty('frame_id');
     expect(direct.ok && (direct.data.snapshot as { refs: unknown[] }).refs[0]).toHaveProperty('bounding_box');
+    // the tree is made when first read: it still travels with the whole data, and only there
+    const tree = (viaMcp.r.structuredContent!.snapshot as { root_nodes?: { role: string }[] }).root_nodes;
+    expect(tree?.length).toBeGreaterThan(0);
+    expect(tree![0]!.role).toBeTruthy();
+    const compact = await call('compact', 'browser_list_elements', { page_id, scope: 'viewport' });
+    expect(compact.r.structuredContent!.snapshot).not.toHaveProperty('root_nodes');
   });
 
   it('off sends text only', { timeout: 120_000 }, async () => {

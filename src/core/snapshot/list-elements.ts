@@ -91,7 +91,9 @@ export interface Pagination {
 
 /** The data form of a node; `content` stands in for its text when the scope hid the words (hiddenContent). */
 export function refRecord(n: SnapNode, content?: string): RefRecord {
-  return {
+  // one literal, then the optional fields: no spread of a temporary object per ref (a full listing
+  // of a big page makes tens of thousands of these)
+  const r: RefRecord = {
     ref: n.ref ?? '',
     role: n.role,
     accessible_name: n.name,
@@ -99,14 +101,15 @@ export function refRecord(n: SnapNode, content?: string): RefRecord {
     attributes: n.attrs,
     allowed_actions: n.actions,
     states: n.states,
-    ...(n.value !== undefined ? { value: n.value } : {}),
-    ...(n.valueMin !== undefined ? { value_min: n.valueMin } : {}),
-    ...(n.valueMax !== undefined ? { value_max: n.valueMax } : {}),
-    ...(n.description ? { description: n.description } : {}),
     frame_id: n.frameId,
     bounding_box: { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] },
     in_viewport: n.inView,
   };
+  if (n.value !== undefined) r.value = n.value;
+  if (n.valueMin !== undefined) r.value_min = n.valueMin;
+  if (n.valueMax !== undefined) r.value_max = n.valueMax;
+  if (n.description) r.description = n.description;
+  return r;
 }
 
 /** List a page's elements in one scope; returns model text and the data form. */
@@ -205,14 +208,35 @@ function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: num
     refs: shownIndexes
       .filter((i) => snap.nodes[i]!.ref)
       .map((i) => refRecord(snap.nodes[i]!, p.content.get(i))),
-    root_nodes: treeOf(snap.nodes, shownIndexes),
     node_count: p.lines.length,
     shown_count: body.length,
     truncated: paged.truncated || snap.truncated,
     ...(cursor ? { cursor } : {}),
     created_at: snap.createdAt,
   };
+  // built when first read: the compact data form (what MCP sends by default) never reads it, and on
+  // a 45k-node page it costs about 50 ms of objects
+  lazyField(data, 'root_nodes', () => treeOf(snap.nodes, shownIndexes));
   return { text, data };
+}
+
+/**
+ * Define obj[key] as a value made on first read and kept. Enumerable, so JSON.stringify, spreads
+ * and Object.keys see it like any field.
+ */
+function lazyField<T extends object, K extends keyof T>(obj: T, key: K, make: () => T[K]): void {
+  const keep = (value: T[K]) =>
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = make();
+      keep(value);
+      return value;
+    },
+    set: keep,
+  });
 }
 
 function headerLines(page: BrowPage, snap: Snapshot, scope: Scope): string[] {
