@@ -48,3 +48,22 @@ describe('removeLeftProfiles', () => {
     await expect(removeLeftProfiles(join(root, 'missing'))).resolves.toEqual([]);
   });
 });
+
+describe('launchChromium', () => {
+  it('names a temp directory it cannot make as backend_unavailable, with a hint', async () => {
+    const { launchChromium } = await import('../../src/core/browser/launch.js');
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = join(root, 'no-such-dir', 'deeper');
+    try {
+      const err = await launchChromium({}).then(
+        () => null,
+        (e: unknown) => e as { code?: string; hint?: string },
+      );
+      expect(err?.code).toBe('backend_unavailable');
+      expect(err?.hint).toBeTruthy();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+});

@@ -89,8 +89,10 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
   }
   // a temporary profile of brow's naming (not puppeteer's), so that one a killed brow left behind
   // is found and removed later (temp-profiles.ts)
-  const temp = opts.userDataDir ? null : makeTempProfile();
+  let temp: string | null = null;
   try {
+    // inside the try: a temp dir that cannot be made (disk full, no rights) is a backend_unavailable too
+    if (!opts.userDataDir) temp = makeTempProfile();
     const browser = await puppeteer.launch({
       executablePath: chrome.path,
       headless,
