@@ -209,7 +209,8 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   const session = page.session;
   session.events.emit('action', session.id, { page_id: page.id, action: spec.action, ref: spec.ref });
   const cfg = session.config;
-  const before = await baseline(page);
+  // the baseline and the timer recording in one round trip's time
+  const [before] = await Promise.all([baseline(page), recordPageTimers(page, true)]);
   const fromUrl = page.url();
   const generation = page.documentGeneration;
   const pagesBefore = new Set(session.pages.keys());
@@ -217,11 +218,11 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   const downloadsBefore = session.downloads.length;
   const consoleSeq = session.console.lastSeq;
   const watch = watchRequests(page);
-  await recordPageTimers(page, true);
   let result: RunResult = {};
   let settleMs = 0;
   let waited: (EffectWindow & { busy: boolean }) | undefined;
   let seen: Observed;
+  let stopTimers: Promise<void> | undefined;
   try {
     const ran = await page.raceDialog(spec.run());
     if ('value' in ran && ran.value)
@@ -250,7 +251,8 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     }
   } finally {
     watch.stop();
-    if (!page.closed && !page.pendingDialog) await recordPageTimers(page, false);
+    // awaited below, beside the reads of the target's state (never throws)
+    stopTimers = !page.closed && !page.pendingDialog ? recordPageTimers(page, false) : undefined;
   }
 
   /** Everything the action led to so far; `happened` when any of it is observable. */
@@ -292,10 +294,10 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       ? await spec.finish().catch(() => undefined)
       : undefined;
   const message = [result.message, fin].filter(Boolean).join(' ');
-  const target =
-    spec.after && !page.closed && !page.pendingDialog && !navigated
-      ? await spec.after().catch(() => null)
-      : null;
+  const [target] = await Promise.all([
+    spec.after && !page.closed && !page.pendingDialog && !navigated ? spec.after().catch(() => null) : null,
+    stopTimers,
+  ]);
   const consoleErrors = session.console
     .read((e) => e.page_id === page.id && (e.level === 'error' || e.level === 'exception'), consoleSeq, 10)
     .map((e) => ({ level: e.level, text: e.text.slice(0, 500) }));

@@ -11,11 +11,20 @@ export interface Located {
   frame: Frame;
 }
 
-/** The ref's entry and frame, checked to be alive in the frame's current document. */
-export async function locate(page: BrowPage, ref: string): Promise<Located> {
+/**
+ * The ref's entry and its frame, without asking the page: ref_not_found for a ref never issued,
+ * stale_ref when its frame is gone. A call that reads the element next checks it is alive there.
+ */
+export function lookupRef(page: BrowPage, ref: string): Located {
   const entry = page.refs.lookup(ref);
   const frame = entry.frame.deref();
   if (!frame || frame.detached) throw staleRef(ref, 'navigated');
+  return { entry, frame };
+}
+
+/** The ref's entry and frame, checked to be alive in the frame's current document. */
+export async function locate(page: BrowPage, ref: string): Promise<Located> {
+  const { entry, frame } = lookupRef(page, ref);
   const reason = await withApi(
     frame,
     (api, key: string, id: number) => (api.docKey !== key ? 'navigated' : api.staleReason(id)),

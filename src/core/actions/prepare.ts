@@ -4,7 +4,7 @@ import type { BrowPage } from '../session/page.js';
 import { frameOffset } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
 import type { TargetState } from './effect.js';
-import { locate, staleRef, type Located } from './locate.js';
+import { locate, lookupRef, staleRef, type Located } from './locate.js';
 
 export interface Prepared extends Located {
   /** Point in the page's top-level viewport: the centre of the element's visible part. */
@@ -110,8 +110,13 @@ export async function prepare(
   action: string | null,
   opts: { hit?: boolean } = {},
 ): Promise<Prepared> {
-  const loc = await locate(page, ref);
-  const res = await measure(loc, true, opts.hit ?? true);
+  // the measure checks the element is alive itself (one round trip less); when it fails, locate
+  // names what went wrong (navigated, detached) before its own error
+  const loc = lookupRef(page, ref);
+  const res = await measure(loc, true, opts.hit ?? true).catch(async (e: unknown) => {
+    await locate(page, ref);
+    throw e;
+  });
   return checked(page, loc, ref, action, res);
 }
 

@@ -6,7 +6,7 @@
 import type { Frame } from 'puppeteer-core';
 import { frameIdOf } from '../browser/internals.js';
 import { readState } from '../actions/prepare.js';
-import { locate } from '../actions/locate.js';
+import { locate, lookupRef, type Located } from '../actions/locate.js';
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { withApi } from '../snapshot/page-script.js';
@@ -114,13 +114,25 @@ function matches(nodes: SnapNode[], l: Locator, frames: Map<string, Frame>): Sna
  * and its ordinal among the elements of the latest snapshot that read the same.
  */
 export async function describeRef(page: BrowPage, ref: string): Promise<TargetInfo | null> {
-  const loc = await locate(page, ref).catch(() => null);
-  if (!loc) return null;
-  // both reads in one round trip's time
+  let loc: Located;
+  try {
+    loc = lookupRef(page, ref);
+  } catch {
+    return null;
+  }
+  // both reads in one round trip's time; a read that finds nothing asks whether the ref is stale
   const [d, shadow] = await Promise.all([
     readState(page, loc).catch(() => null),
     shadowPath(loc.frame, loc.entry.docKey, loc.entry.localId),
   ]);
+  if (
+    !d &&
+    !(await locate(page, ref).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return null;
   const role = d?.role ?? loc.entry.role;
   const name = d?.name ?? loc.entry.name;
   const text = d?.text ?? '';
