@@ -77,6 +77,23 @@ describe('the effect window', () => {
     expect(options.map((x: any) => x.accessible_name)).toEqual(['Zürich', 'Zurzach']);
   });
 
+  it('typed slower than the debounce: waits for the answer to the whole value, not only the first key', async () => {
+    const pageId = await h.open('actions/search.html');
+    const refs = await h.refs(pageId, 'full');
+    // 400 ms between keys: the page's 250 ms debounce answers "Z" while "u" and "r" are still coming
+    const r = await h.ok('browser_type', {
+      page_id: pageId,
+      ref: refOf(refs, 'combobox', 'City'),
+      text: 'Zur',
+      delay_ms: 400,
+    });
+    expect(r.__content, r.__content).toMatch(/GET \S*\/slow\?ms=50&city=Z 200/);
+    expect(r.__content, r.__content).toMatch(/GET \S*\/slow\?ms=50&city=Zur 200/);
+    // the answer shows the suggestions for the whole value: Zug is not among them
+    expect(r.__content).toMatch(/Added: \[option ref=e\d+[^\]]*\] Zürich/);
+    expect(r.__content).not.toMatch(/\] Zug$/m);
+  });
+
   it('keeps watching after filling a plain input whose page set a debounce timer, but not after filling one that did nothing', async () => {
     const pageId = await h.open('actions/search.html');
     const refs = await h.refs(pageId, 'full');

@@ -47,8 +47,12 @@ const recordTimers = (p: Prepared, on: boolean) =>
 const suggests = (p: Prepared | null) => async (): Promise<boolean> => {
   if (!p) return false;
   if (p.role === 'combobox' || p.role === 'searchbox') return true;
-  return withApi(p.frame, (api) => api.timerDue()).catch(() => false);
+  return timerDue(p)();
 };
+
+/** Whether a timer the page set while the keys went in is still due (see RunResult.timerDue). */
+const timerDue = (p: Prepared | null) => (): Promise<boolean> =>
+  p ? withApi(p.frame, (api) => api.timerDue()).catch(() => false) : Promise.resolve(false);
 
 async function withModifiers(page: BrowPage, modifiers: Modifier[], fn: () => Promise<void>): Promise<void> {
   for (const m of modifiers) await page.raw.keyboard.down(m);
@@ -195,7 +199,7 @@ export async function fill(page: BrowPage, ref: string, value: string): Promise<
       } finally {
         await recordTimers(p, false);
       }
-      return { watchEcho: suggests(p) };
+      return { watchEcho: suggests(p), timerDue: timerDue(p) };
     },
     after: stateAfter(page, () => p),
   });
@@ -226,7 +230,7 @@ export async function type(
       } finally {
         if (p) await recordTimers(p, false);
       }
-      return { watchEcho: suggests(p) };
+      return { watchEcho: suggests(p), timerDue: timerDue(p) };
     },
     after: stateAfter(page, () => p),
   });

@@ -70,6 +70,12 @@ export interface RunResult {
    * value (the echo of the input), keep watching for what the page does with it (suggestions).
    */
   watchEcho?: boolean | (() => Promise<boolean>);
+  /**
+   * Whether a timer the page set while the input went in is still due (a debounce that has not
+   * fired): keys typed slower than the page's debounce get an answer to an early prefix while the
+   * one to the whole value is still to come, so the effect window watches for it too.
+   */
+  timerDue?: () => Promise<boolean>;
 }
 
 export interface ActionSpec {
@@ -237,8 +243,15 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       !!spec.ref &&
       echoOnly(seen, spec.ref, watch) &&
       (w === true || watch.pending().some(relevantRequest) || (await w().catch(() => false)));
+    // typed input that already changed something, while the page's answer to the whole value may
+    // still be coming: a debounce still due, or a request it started still on its way
+    const debounced =
+      seen.happened &&
+      !echo &&
+      !!result.timerDue &&
+      (watch.pending().some(relevantRequest) || (await result.timerDue().catch(() => false)));
     if (
-      (!seen.happened || echo) &&
+      (!seen.happened || echo || debounced) &&
       !result.noInput &&
       cfg.effect_window_ms > 0 &&
       !page.closed &&

@@ -177,6 +177,8 @@ export function mayReactToHover(): boolean {
 /** Timers the page set while typed input went in (id → when due), and whether that is now. */
 const timersDue = new SafeMap<unknown, number>();
 let recordingTimers = false;
+/** When a noted timer's callback last ran (performance.now), or -Infinity. */
+let timerRanAt = -Infinity;
 const perfNow = performance.now.bind(performance);
 /** Longest timer counted as a reaction to typing (a debounce), ms. */
 const MAX_DEBOUNCE_MS = 5000;
@@ -208,6 +210,7 @@ function patchTimers(): void {
       for (let i = 0; i < arguments.length; i++) args[i] = arguments[i];
       args[0] = function (this: unknown) {
         timersDue.delete(noted.id);
+        timerRanAt = perfNow();
         // eslint-disable-next-line prefer-rest-params
         return apply(handler as AnyFn, this, arguments);
       };
@@ -275,6 +278,14 @@ export function recordTimers(on: boolean): void {
     framesDue.forEach((_due, id) => framesDue.delete(id));
   }
   recordingTimers = on;
+}
+
+/**
+ * When a noted timer last fired: a debounce that fired may have started a request that brow hears
+ * of only a little later, so the settle gives it the whole quiet window (see settleQuiet).
+ */
+export function lastTimerRanAt(): number {
+  return timerRanAt;
 }
 
 /** Whether a frame callback noted while recording has yet to run. */

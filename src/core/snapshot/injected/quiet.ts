@@ -2,7 +2,8 @@
  * The DOM-quiet wait that ends an action's settle, measured in the page. It ends when the DOM has
  * been quiet for `quietMs`, or sooner at an animation frame when nothing is left to come:
  * - no mutation since that frame's callbacks ran (ours runs after the page's);
- * - no timer the page set since the action began still due (see recordTimers);
+ * - no timer the page set since the action began still due (see recordTimers), and none of them
+ *   fired during this wait (what a debounce starts, a request, reaches brow a little later);
  * - no frame callback the page asked for still to run, or, when it keeps asking (an animation
  *   loop), a whole frame has passed without a mutation.
  * A framework that renders in a microtask, a message-channel task or the next frame has done so
@@ -11,7 +12,7 @@
  */
 import { mutationState } from './mutations.js';
 import { later, nextFrame, now } from './natives.js';
-import { frameDue, timerDue } from './patches.js';
+import { frameDue, lastTimerRanAt, timerDue } from './patches.js';
 
 const TICK_MS = 8;
 
@@ -36,10 +37,14 @@ export function settleQuiet(quietMs: number, maxMs: number): Promise<boolean> {
     const tick = (): void => {
       const t = now();
       const lastAt = mutationState().lastAt;
-      if (t - (lastAt > start ? lastAt : start) >= quietMs) return finish(true);
+      // a noted timer that fired counts as activity: what it started (a request) gets the window
+      const ranAt = lastTimerRanAt();
+      const busyAt = ranAt > lastAt ? ranAt : lastAt;
+      if (t - (busyAt > start ? busyAt : start) >= quietMs) return finish(true);
       if (
         frames >= 1 &&
         lastAt < frameAt &&
+        !(ranAt > start) &&
         !timerDue() &&
         (!frameDue() || (frames >= 2 && lastAt < prevFrameAt))
       )
