@@ -125,14 +125,8 @@ export async function describeRef(page: BrowPage, ref: string): Promise<TargetIn
     readState(page, loc).catch(() => null),
     shadowPath(loc.frame, loc.entry.docKey, loc.entry.localId),
   ]);
-  if (
-    !d &&
-    !(await locate(page, ref).then(
-      () => true,
-      () => false,
-    ))
-  )
-    return null;
+  const alive = d !== null || (await locate(page, ref).catch(() => null)) !== null;
+  if (!alive) return null;
   const role = d?.role ?? loc.entry.role;
   const name = d?.name ?? loc.entry.name;
   const text = d?.text ?? '';
