@@ -8,5 +8,7 @@ export default defineConfig({
     // Each file launches its own Chromium; two cores fit two files at a time.
     maxWorkers: 2,
     pool: 'forks',
+    // every patched walk is checked against a whole walk (src/core/snapshot/injected/incremental.ts)
+    env: { BROW_VERIFY_WALKS: '1' },
   },
 });

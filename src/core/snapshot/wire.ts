@@ -18,6 +18,8 @@ export interface FrameWalk extends Omit<WireWalk, 'strs' | 'data' | 'count' | 'd
 }
 
 const MISSING = '"missing"';
+/** Check every patched walk against a whole one (the test suite sets it; see injected/incremental.ts). */
+const VERIFY = process.env.BROW_VERIFY_WALKS === '1';
 const OLD = '"old"';
 
 /** Walk a frame in the page and return the wire text (installing the script if the document lacks it). */
@@ -25,7 +27,7 @@ export async function walkWire(frame: Frame, opts: WalkOptions): Promise<WireWal
   const expr =
     `(() => { const api = globalThis[Symbol.for('brow.page')]; if (!api) return '${MISSING}';` +
     ` if (typeof api.walkWire !== 'function') return '${OLD}';` +
-    ` return api.walkWire(${JSON.stringify(opts)}); })()`;
+    ` return api.walkWire(${JSON.stringify(VERIFY ? { ...opts, verify: true } : opts)}); })()`;
   let res = (await evaluateIn(frame, expr)) as string;
   if (res === MISSING) {
     await evaluateIn(frame, pageScriptSource());

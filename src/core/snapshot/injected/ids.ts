@@ -29,6 +29,11 @@ export function idOf(el: Element): number {
   return id;
 }
 
+/** The element's id if it has one (never assigns). */
+export function peekId(el: Element): number | undefined {
+  return idByElement.get(el);
+}
+
 /** The live, connected element with this id, or null. */
 export function elementOf(id: number): Element | null {
   const ref = elementById.get(id);

@@ -5,7 +5,7 @@
  * toggling, a click listener added, a control's value set by script). Equal stamps mean a walk now
  * would give the same outline, boxes included, so the last walk can answer.
  */
-import { SafeWeakSet } from './collections.js';
+import { SafeMap, SafeWeakSet } from './collections.js';
 import {
   NativeMutationObserver,
   NativeWeakRef,
@@ -15,6 +15,7 @@ import {
   observerObserve,
   observerTakeRecords,
   strCharCode,
+  table,
   targetAddListener,
   weakRefDeref,
 } from './natives.js';
@@ -34,22 +35,123 @@ function bump(): void {
   lastAt = now();
 }
 
-const observer = new NativeMutationObserver(bump);
+/**
+ * Where the page changed since the last whole walk was held (see incremental.ts): the nodes
+ * mutation records and events name, each with what happened to it. Past DIRTY_CAP entries, or a
+ * change with no place (a resize, a font loading), only "anything may have changed" is kept.
+ */
+export const DIRTY_ATTR = 0;
+export const DIRTY_TEXT = 1;
+export const DIRTY_CHILDREN = 2;
+/** An event on an element: a transition or animation ended, an image loaded, a listener added. */
+export const DIRTY_EVENT = 3;
+/** input or change: a control's value, checked or selected state. */
+export const DIRTY_INPUT = 4;
+const DIRTY_CAP = 256;
+export interface DirtyLog {
+  nodes: Node[];
+  kinds: number[];
+  /** Changed beyond what the list can say. */
+  anywhere: boolean;
+  /** The pointer moved over or out of an element (hover styles). */
+  hovered: boolean;
+  /** An attribute that links elements (id, for, aria-labelledby…) or a dialog's `open` changed. */
+  links: boolean;
+}
+let dirty: DirtyLog = { nodes: [], kinds: [], anywhere: false, hovered: false, links: false };
+
+/** Attributes whose change reaches elements outside the changed one's subtree. */
+const LINKING = table<true>({
+  id: true,
+  for: true,
+  'aria-labelledby': true,
+  'aria-describedby': true,
+  'aria-owns': true,
+  'aria-activedescendant': true,
+  form: true,
+  list: true,
+  open: true,
+});
+
+function noteDirty(node: Node | null, kind: number): void {
+  if (!node || (node.nodeType !== 1 && node.nodeType !== 3)) {
+    dirty.anywhere = true;
+    return;
+  }
+  const n = dirty.nodes.length;
+  if (n >= DIRTY_CAP) {
+    dirty.anywhere = true;
+    return;
+  }
+  dirty.nodes[n] = node;
+  dirty.kinds[n] = kind;
+}
+
+function noteRecords(records: MutationRecord[]): void {
+  for (let i = 0; i < records.length && !dirty.anywhere; i++) {
+    const r = records[i]!;
+    const type = r.type;
+    if (type === 'attributes') {
+      if (r.attributeName !== null && LINKING[r.attributeName] === true) dirty.links = true;
+      noteDirty(r.target, DIRTY_ATTR);
+    } else noteDirty(r.target, type === 'characterData' ? DIRTY_TEXT : DIRTY_CHILDREN);
+  }
+}
+
+/** What changed since the last call, starting a new log. */
+export function takeDirty(): DirtyLog {
+  mutationSeq();
+  const out = dirty;
+  dirty = { nodes: [], kinds: [], anywhere: false, hovered: false, links: false };
+  return out;
+}
+
+function onRecords(records: MutationRecord[]): void {
+  noteRecords(records);
+  bump();
+}
+
+const observer = new NativeMutationObserver(onRecords);
 
 /** Bumped by what moves or restyles the outline without a DOM mutation (see the header). */
 let layoutSeq = 0;
 function bumpLayout(): void {
   layoutSeq++;
 }
-/** Outline facts brow derives from something other than the DOM (a click listener added) changed. */
-export const noteOutlineInput = bumpLayout;
+/** A change that could be anywhere (a resize, a font loading). */
+function bumpAnywhere(): void {
+  layoutSeq++;
+  dirty.anywhere = true;
+}
+/** Outline facts brow derives from something other than the DOM (a click listener added to `el`) changed. */
+export function noteOutlineInput(el: Element): void {
+  layoutSeq++;
+  noteDirty(el, DIRTY_EVENT);
+}
+function onInput(e: Event): void {
+  bump();
+  noteDirty(e.target as Node, DIRTY_INPUT);
+}
+/** A transition or animation ended, an image loaded, a popover or details toggled. */
+function onElementEvent(e: Event): void {
+  layoutSeq++;
+  noteDirty(e.target as Node, DIRTY_EVENT);
+}
+function onHover(): void {
+  layoutSeq++;
+  dirty.hovered = true;
+}
 
 /** Every root observed, to read its controls' values (a script setting `.value` mutates nothing). */
 const roots: WeakRef<Document | ShadowRoot>[] = [];
+let shadowRootsSeen = false;
+/** A shadow root was observed (its own style sheets are not read by incremental.ts). */
+export const anyShadowRoot = (): boolean => shadowRootsSeen;
 // Events that do not cross shadow boundaries (or are not composed): listened on each root.
-const ROOT_EVENTS = ['scroll', 'load', 'toggle', 'transitionend', 'animationend'];
-// Composed events: once, on the document.
-const DOCUMENT_EVENTS = ['focusin', 'focusout', 'pointerover', 'pointerout'];
+// (Scrolling moves boxes only: a walk that does not measure need not know where.)
+const ROOT_EVENTS = ['load', 'toggle', 'transitionend', 'animationend'];
+// Composed events: once, on the document. (Focus: incremental.ts compares the focused element.)
+const HOVER_EVENTS = ['pointerover', 'pointerout'];
 let windowListened = false;
 
 /** Observe a document or shadow root (once); events that do not cross shadow boundaries are caught there. */
@@ -58,29 +160,28 @@ export function observeRoot(root: Document | ShadowRoot): void {
   observed.add(root);
   observerObserve(observer, root, OPTIONS);
   // `change` is not composed: listen on each root. `input` is, but a listener here is harmless.
-  targetAddListener(root, 'input', bump, true);
-  targetAddListener(root, 'change', bump, true);
-  for (let i = 0; i < ROOT_EVENTS.length; i++) targetAddListener(root, ROOT_EVENTS[i]!, bumpLayout, true);
+  targetAddListener(root, 'input', onInput, true);
+  targetAddListener(root, 'change', onInput, true);
+  targetAddListener(root, 'scroll', bumpLayout, true);
+  for (let i = 0; i < ROOT_EVENTS.length; i++) targetAddListener(root, ROOT_EVENTS[i]!, onElementEvent, true);
   roots[roots.length] = new NativeWeakRef(root);
+  if (root.nodeType === 11) shadowRootsSeen = true;
   if (!windowListened && root.nodeType === 9) {
     windowListened = true;
-    for (let i = 0; i < DOCUMENT_EVENTS.length; i++)
-      targetAddListener(root, DOCUMENT_EVENTS[i]!, bumpLayout, true);
-    targetAddListener(window, 'resize', bumpLayout, true);
+    targetAddListener(root, 'focusin', bumpLayout, true);
+    targetAddListener(root, 'focusout', bumpLayout, true);
+    for (let i = 0; i < HOVER_EVENTS.length; i++) targetAddListener(root, HOVER_EVENTS[i]!, onHover, true);
+    targetAddListener(window, 'resize', bumpAnywhere, true);
+    targetAddListener(window, 'hashchange', bumpAnywhere, true);
     const fonts = (root as Document).fonts as FontFaceSet | undefined;
-    if (fonts) targetAddListener(fonts, 'loadingdone', bumpLayout);
+    if (fonts) targetAddListener(fonts, 'loadingdone', bumpAnywhere);
   }
 }
 
 const CONTROLS = 'input,textarea,select';
 
-/** A hash of every control's value, checked and selection state, in every observed root. */
-function controlsHash(): number {
-  let h = 5381;
-  const mix = (s: string): void => {
-    for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
-    h = ((h << 5) + h + 31) | 0;
-  };
+/** Each control in every observed root, with its value, checked and selection state as one string. */
+function forEachControl(fn: (el: Element, state: string) => void): void {
   let live = 0; // roots collected since are dropped from the list as it is read
   for (let r = 0; r < roots.length; r++) {
     const root = weakRefDeref(roots[r]!);
@@ -89,22 +190,40 @@ function controlsHash(): number {
     const list = root.nodeType === 9 ? docQueryAll(root, CONTROLS) : fragQueryAll(root, CONTROLS);
     for (let i = 0; i < list.length; i++) {
       const el = list[i] as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+      let state: string;
       try {
-        mix(el.value);
+        state = el.value;
         if (el.localName === 'input') {
           const input = el as HTMLInputElement;
-          mix(input.checked ? 'c' : input.indeterminate ? 'i' : '-');
+          state += input.checked ? '\u0001c' : input.indeterminate ? '\u0001i' : '\u0001-';
         } else if (el.localName === 'select') {
           const sel = el as HTMLSelectElement;
-          mix(`${sel.selectedIndex}/${sel.selectedOptions.length}`);
+          state += `\u0001${sel.selectedIndex}/${sel.selectedOptions.length}`;
         }
       } catch {
-        mix('!');
+        state = '\u0001!';
       }
+      fn(el, state);
     }
   }
   roots.length = live;
+}
+
+/** A hash of every control's value, checked and selection state, in every observed root. */
+function controlsHash(): number {
+  let h = 5381;
+  forEachControl((_el, s) => {
+    for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
+    h = ((h << 5) + h + 31) | 0;
+  });
   return h;
+}
+
+/** Every control's state (see forEachControl), for telling which ones a script changed. */
+export function controlStates(): SafeMap<Element, string> {
+  const out = new SafeMap<Element, string>();
+  forEachControl((el, s) => out.set(el, s));
+  return out;
 }
 
 /**
@@ -142,7 +261,8 @@ export function outlineStamp(): string {
 
 /** The counter now; observer records not yet delivered count as a mutation. */
 export function mutationSeq(): number {
-  if (observerTakeRecords(observer).length) bump();
+  const records = observerTakeRecords(observer);
+  if (records.length) onRecords(records);
   return seq;
 }
 

@@ -20,9 +20,10 @@ import {
   type WalkOptions,
   type WalkResult,
 } from './types.js';
-import { holdWalk } from './held-walk.js';
+import { holdWalk, sameNode } from './held-walk.js';
+import { holdBase, patchedWalk, walkCounts, wholeReason } from './incremental.js';
 import { encodeWalk } from './wire.js';
-import { Walker } from './walk.js';
+import { Walker, deepActiveElement } from './walk.js';
 
 const VERSION = 1;
 const DEFAULT_MAX_NODES = 100_000;
@@ -39,8 +40,22 @@ function viewport(): WalkResult['viewport'] {
   };
 }
 
+type WalkMeta = Omit<WalkResult, 'nodes'>;
+
+function metaNow(docKey: string, seq: number, stamp: string, truncated: boolean): WalkMeta {
+  return {
+    docKey,
+    mutationSeq: seq,
+    stamp,
+    url: location.href,
+    title: document.title,
+    viewport: viewport(),
+    truncated,
+  };
+}
+
 /** Walk the document (or the subtree of opts.rootId); the nodes apart from the rest. */
-function runWalk(docKey: string, opts?: WalkOptions): { meta: Omit<WalkResult, 'nodes'>; nodes: WalkNode[] } {
+function runWalk(docKey: string, opts?: WalkOptions): { meta: WalkMeta; nodes: WalkNode[] } {
   const seq = mutationState().seq;
   const stamp = outlineStamp();
   let w: Walker | null = null;
@@ -56,18 +71,51 @@ function runWalk(docKey: string, opts?: WalkOptions): { meta: Omit<WalkResult, '
   } catch {
     // a failure the per-element guards did not catch: return what we have
   }
-  return {
-    meta: {
-      docKey,
-      mutationSeq: seq,
-      stamp,
-      url: location.href,
-      title: document.title,
-      viewport: viewport(),
-      truncated: w ? w.truncated : false,
-    },
-    nodes: w ? w.nodes : [],
-  };
+  return { meta: metaNow(docKey, seq, stamp, w ? w.truncated : false), nodes: w ? w.nodes : [] };
+}
+
+/**
+ * A whole-document walk. One that does not measure patches the last whole walk where the page
+ * changed since (incremental.ts); with `verify` it is checked against a full walk.
+ */
+function wholeWalk(
+  docKey: string,
+  opts: WalkOptions | undefined,
+  max: number,
+): { meta: WalkMeta; nodes: WalkNode[]; patched: boolean } {
+  if (opts?.boxes === false) {
+    const seq = mutationState().seq;
+    const stamp = outlineStamp();
+    let patched: WalkNode[] | null = null;
+    try {
+      patched = patchedWalk(max);
+    } catch {
+      patched = null; // walk everything instead
+    }
+    if (patched) {
+      walkCounts.patched++;
+      if (opts.verify) verifyPatched(docKey, opts, patched);
+      return { meta: metaNow(docKey, seq, stamp, false), nodes: patched, patched: true };
+    }
+  }
+  walkCounts.whole++;
+  return { ...runWalk(docKey, opts), patched: false };
+}
+
+function verifyPatched(docKey: string, opts: WalkOptions, patched: WalkNode[]): void {
+  const full = runWalk(docKey, opts).nodes;
+  const n = full.length > patched.length ? full.length : patched.length;
+  for (let i = 0; i < n; i++) {
+    const a = patched[i];
+    const b = full[i];
+    if (!a || !b || !sameNode(a, b, false)) {
+      const line = (x: WalkNode | undefined) =>
+        x
+          ? `${x.depth} ${x.role} "${x.name}" #${x.id} ${x.text ?? ''} [${x.states.join(',')}] [${x.actions.join(',')}]`
+          : 'none';
+      throw new Error(`brow: a patched walk differs from a whole walk at line ${i}: ${line(a)} / ${line(b)}`);
+    }
+  }
 }
 
 function install(key: symbol): void {
@@ -87,14 +135,20 @@ function install(key: symbol): void {
       return { ...meta, nodes };
     },
     walkWire(opts?: WalkOptions): string {
-      const { meta, nodes } = runWalk(docKey, opts);
-      if (opts?.rootId !== undefined) return encodeWalk(meta, nodes);
-      // a whole walk is held, so the next of its kind can travel as what changed
-      const boxes = opts?.boxes !== false;
+      if (opts?.rootId !== undefined) {
+        const { meta, nodes } = runWalk(docKey, opts);
+        return encodeWalk(meta, nodes);
+      }
       const max = opts?.maxNodes ?? DEFAULT_MAX_NODES;
+      const { meta, nodes, patched } = wholeWalk(docKey, opts, max);
+      // a whole walk is held, so the next of its kind can travel as what changed, and the next
+      // walk that does not measure can patch it
+      const boxes = opts?.boxes !== false;
+      holdBase(nodes, max, meta.truncated, deepActiveElement(), patched);
       const { walkId, delta } = holdWalk(docKey, boxes, max, nodes, opts?.since);
       return encodeWalk(meta, nodes, walkId, delta);
     },
+    walkStats: () => ({ patched: walkCounts.patched, whole: walkCounts.whole, reason: wholeReason() }),
     element: (id) => elementOf(id),
     staleReason: (id) => staleReasonOf(id),
     idOf: (el) => idOf(el),

@@ -104,12 +104,12 @@ function patchAddEventListener(): void {
           if (CLICK_TYPES[type] === true && !clickListened.get(el)) {
             clickListened.set(el, true);
             anyListener = true;
-            noteOutlineInput();
+            noteOutlineInput(el);
           }
           if (PRESS_TYPES[type] === true && !pressListened.get(el)) {
             pressListened.set(el, true);
             pressElements++;
-            noteOutlineInput();
+            noteOutlineInput(el);
           }
         }
       } catch {

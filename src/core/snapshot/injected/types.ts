@@ -93,6 +93,12 @@ export interface WalkOptions {
    * the answer carries only the nodes between what the two walks share at each end (see held-walk.ts).
    */
   since?: string;
+  /**
+   * A walk that does not measure may patch the last whole walk where the page changed
+   * (incremental.ts); with verify it also walks everything and throws when the two differ. Tests
+   * set it (BROW_VERIFY_WALKS=1).
+   */
+  verify?: boolean;
 }
 
 /** The element that covers a hit point. */
@@ -135,6 +141,8 @@ export interface BrowPageApi {
   walk(opts?: WalkOptions): WalkResult;
   /** The same walk as one JSON text in the compact wire form (see wire.ts): what the Node side reads. */
   walkWire(opts?: WalkOptions): string;
+  /** How many whole-document walks were patched and how many walked everything, and why the last one did. */
+  walkStats(): { patched: number; whole: number; reason: string };
   /** The live element, or null if unknown or not connected. */
   element(id: number): Element | null;
   /** null if alive. */
