@@ -72,14 +72,25 @@ describe('the effect walk patches what changed', () => {
     expect(r.__content).toMatch(/\] Stop/);
   });
 
-  it('a menu shown by a :hover rule is listed once the agent hovers its trigger', async () => {
+  it('a menu shown by a :hover rule appears in the hover answer and the next listing', async () => {
     const pageId = await h.open('snapshot/knock-on.html');
     const refs = await h.refs(pageId, 'full');
     expect(refs.some((x: any) => x.accessible_name === 'Sign out')).toBe(false);
-    await h.ok('browser_hover', { page_id: pageId, ref: refOf(refs, 'button', 'Account') });
-    // (the hover answer itself says no_change: the pointer is moved before the baseline is taken)
+    const r = await h.ok('browser_hover', { page_id: pageId, ref: refOf(refs, 'button', 'Account') });
+    // no DOM mutation at all: the answer still shows what the hover revealed
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content).toMatch(/Sign out/);
     const now = await h.refs(pageId, 'full');
     expect(now.some((x: any) => x.accessible_name === 'Sign out')).toBe(true);
+  });
+
+  it('suggestions shown by a :focus-within rule appear when the agent clicks into the field', async () => {
+    const pageId = await h.open('snapshot/knock-on.html');
+    const refs = await h.refs(pageId, 'full');
+    expect(refs.some((x: any) => x.accessible_name === 'Recent pages')).toBe(false);
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'searchbox', 'Find a page') });
+    expect(r.action.outcome).toBe('completed');
+    expect(r.__content).toMatch(/Recent pages/);
   });
 
   it('a checkbox reveals a panel through a sibling combinator', async () => {

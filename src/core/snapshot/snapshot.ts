@@ -53,6 +53,12 @@ export interface Snapshot {
   frames: Frame[];
   /** docKey → outline stamp of every frame walked, when this walk may answer again (see reuse). */
   stamps?: Map<string, string>;
+  /**
+   * docKey → outline stamp of every frame walked, when each frame gave one (any walk, measured or
+   * not): what changedSince compares, so a change no DOM mutation makes (a :hover or :focus-within
+   * rule revealing a menu, a value set by script) still counts.
+   */
+  seenStamps?: Map<string, string>;
   /** When the page was walked (a reused snapshot keeps its walk's time). */
   walkedAt: number;
   /** Nodes that travelled from the page for this walk; the rest came from walks held (see spliceWalk). */
@@ -363,6 +369,9 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     frames,
     sent,
     ...(reusable && frames.length === page.raw.frames().length ? { stamps } : {}),
+    ...(stamps.size === frames.length && frames.length === page.raw.frames().length
+      ? { seenStamps: stamps }
+      : {}),
     ...(opts.boxes === false ? { unmeasured: true as const } : {}),
   };
   return snap;
@@ -403,11 +412,24 @@ function opaqueNode(frame: Frame, depth: number, reason: string): SnapNode {
   };
 }
 
-/** Did anything change in the frames since this snapshot? One cheap call per frame. */
+/**
+ * Did anything change in the frames since this snapshot? One cheap call per frame: the outline
+ * stamps when the snapshot has them (DOM, focus, pointer, scroll, control values), else the
+ * mutation counters.
+ */
 export async function changedSince(snap: Snapshot, page: BrowPage): Promise<boolean> {
   if (snap.documentGeneration !== page.documentGeneration) return true;
   const live = new Set(page.raw.frames());
   if (snap.frames.some((f) => !live.has(f)) || live.size !== snap.frames.length) return true;
+  const stamps = snap.seenStamps;
+  if (stamps) {
+    const now = await Promise.all(
+      snap.frames.map((f) =>
+        withApi(f, (api) => ({ key: api.docKey, stamp: api.outlineStamp?.() ?? null })).catch(() => null),
+      ),
+    );
+    return now.some((s) => !s || s.stamp === null || stamps.get(s.key) !== s.stamp);
+  }
   const seqs = await Promise.all(
     snap.frames.map((f) =>
       withApi(f, (api) => ({ key: api.docKey, seq: api.mutations().seq })).catch(() => null),
