@@ -115,6 +115,16 @@ describe('the effect walk patches what changed', () => {
     expect(r.__content).toMatch(/hello-world/);
   });
 
+  it('a style sheet added inside the body hides something far from it', async () => {
+    const pageId = await h.open('snapshot/knock-on.html?plain');
+    const refs = await h.refs(pageId, 'full');
+    const box = refOf(refs, 'checkbox', 'Show details');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Compact view') });
+    expect(r.__content).toMatch(new RegExp(`checkbox ref=${box}`));
+    const now = await h.refs(pageId, 'full');
+    expect(now.some((x: any) => x.ref === box)).toBe(false);
+  });
+
   it('a pane that grows past its height shows the new lines', async () => {
     const pageId = await h.open('snapshot/knock-on.html');
     const refs = await h.refs(pageId, 'full');

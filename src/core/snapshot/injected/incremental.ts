@@ -21,7 +21,15 @@ import { readAttrs } from './attrs.js';
 import { SafeMap } from './collections.js';
 import { peekId } from './ids.js';
 import { DIRTY_INPUT, controlStates, anyShadowRoot, takeDirty } from './mutations.js';
-import { computedStyle, docQueryAll, elGetAttribute, strIndexOf } from './natives.js';
+import {
+  computedStyle,
+  docQueryAll,
+  elClosest,
+  elGetAttribute,
+  elQueryAll,
+  nodeContains,
+  strIndexOf,
+} from './natives.js';
 import { CHILDREN_PRESENTATIONAL, explicitRole, implicitRole, roleFlags } from './roles.js';
 import { composedParent } from './shadow.js';
 import { CAPTION, tagFlags } from './tags.js';
@@ -269,7 +277,7 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
     if (!n.isConnected) continue; // its removal is a change of its old parent, logged too
     if (kinds[i] === FOCUS && indexOf.of(n as Element) < 0) continue;
     let el: Element | null = n.nodeType === 1 ? (n as Element) : n.parentElement;
-    if (el && kinds[i] === DIRTY_INPUT && css.validity) el = el.closest('form') ?? el;
+    if (el && kinds[i] === DIRTY_INPUT && css.validity) el = elClosest(el, 'form') ?? el;
     if (el && css.siblings) el = el.parentElement;
     if (!el) return whole('a change above the document element');
     const root = rootFor(el, indexOf, nodes, pointed);
@@ -289,7 +297,7 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
     let end = at + 1;
     while (end < nodes.length && nodes[end]!.depth > depth) end++;
     const root = roots.get(at)!;
-    addPointers(root.querySelectorAll(POINTERS), pointed);
+    addPointers(elQueryAll(root, POINTERS) as ArrayLike<Element>, pointed);
     const w = new Walker(maxNodes, false);
     w.walkFrom(root, composedParent(root));
     if (w.truncated) return whole('a re-walked subtree hit the node cap');
@@ -314,7 +322,7 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
 function pointedFromOutside(id: string, root: Element, pointed: SafeMap<string, Element[]>): boolean {
   const from = id ? pointed.get(id) : undefined;
   if (!from) return false;
-  for (let i = 0; i < from.length; i++) if (!root.contains(from[i]!)) return true;
+  for (let i = 0; i < from.length; i++) if (!nodeContains(root, from[i]!)) return true;
   return false;
 }
 
@@ -337,14 +345,15 @@ function rootFor(
   if (!root) return whole('a change outside every element the outline shows');
   // what the root's subtree names elsewhere: ids pointed at from outside, labels of outside controls
   if (pointedFromOutside(root.id, root, pointed)) return whole('a changed element is pointed at by id');
-  const inner = root.querySelectorAll('[id],label');
+  const inner = elQueryAll(root, '[id],label') as ArrayLike<Element>;
   for (let i = 0; i < inner.length; i++) {
     const e = inner[i]!;
     if (pointedFromOutside(e.id, root, pointed))
       return whole('a changed subtree holds an element pointed at by id');
     if (e.localName === 'label') {
       const target = (e as HTMLLabelElement).control;
-      if (target && !root.contains(target)) return whole('a changed subtree labels a control outside it');
+      if (target && !nodeContains(root, target))
+        return whole('a changed subtree labels a control outside it');
     }
   }
   // above the root: nothing may cover or rename it, or start or stop scrolling

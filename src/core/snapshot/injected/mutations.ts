@@ -10,6 +10,7 @@ import {
   NativeMutationObserver,
   NativeWeakRef,
   docQueryAll,
+  elQuery,
   fragQueryAll,
   now,
   observerObserve,
@@ -87,14 +88,34 @@ function noteDirty(node: Node | null, kind: number): void {
   dirty.kinds[n] = kind;
 }
 
+/** A style sheet's element (its rules apply to the whole document, wherever it sits). */
+function isSheet(n: Node | null): boolean {
+  if (!n || n.nodeType !== 1) return false;
+  const tag = (n as Element).localName;
+  return tag === 'style' || tag === 'link';
+}
+
+/** A style sheet's element among these nodes or inside them. */
+function anySheet(list: NodeList): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const n = list[i]!;
+    if (isSheet(n) || (n.nodeType === 1 && elQuery(n as Element, 'style,link') !== null)) return true;
+  }
+  return false;
+}
+
 function noteRecords(records: MutationRecord[]): void {
   for (let i = 0; i < records.length && !dirty.anywhere; i++) {
     const r = records[i]!;
     const type = r.type;
-    if (type === 'attributes') {
+    const target = r.target;
+    if (isSheet(target) || isSheet(target.parentNode)) dirty.anywhere = true;
+    else if (type === 'attributes') {
       if (r.attributeName !== null && LINKING[r.attributeName] === true) dirty.links = true;
-      noteDirty(r.target, DIRTY_ATTR);
-    } else noteDirty(r.target, type === 'characterData' ? DIRTY_TEXT : DIRTY_CHILDREN);
+      noteDirty(target, DIRTY_ATTR);
+    } else if (type === 'characterData') noteDirty(target, DIRTY_TEXT);
+    else if (anySheet(r.addedNodes) || anySheet(r.removedNodes)) dirty.anywhere = true;
+    else noteDirty(target, DIRTY_CHILDREN);
   }
 }
 

@@ -84,6 +84,9 @@ export const elGetAttributeNames = uncurry(EP.getAttributeNames);
 export const elClosest = uncurry(EP.closest);
 export const elRect = uncurry(EP.getBoundingClientRect);
 export const elMatches = uncurry(EP.matches);
+export const elQuery = uncurry(EP.querySelector);
+export const elQueryAll = uncurry(EP.querySelectorAll);
+export const nodeContains = uncurry(Node.prototype.contains);
 export const elCheckVisibility: (el: Element, opts?: CheckVisibilityOptions) => boolean =
   typeof EP.checkVisibility === 'function' ? uncurry(EP.checkVisibility) : () => true;
 export const nodeGetRootNode = uncurry(Node.prototype.getRootNode);
