@@ -9,7 +9,7 @@
  * - an ancestor that takes its name from content, a label, a caption, a contenteditable root or
  *   a role with presentational children (its name or its text covers the subtree);
  * - an id in or above the subtree that another element points at (aria-labelledby, label for…);
- * - style sheets with :has(), or hover and focus rules that change more than paint, when the
+ * - style sheets with :has() or @container, or hover and focus rules that change more than paint, when the
  *   pointer or the focus moved; sibling combinators and structural pseudo-classes widen each
  *   change to its parent; an unreadable sheet or a shadow root's own sheets count as all of these;
  * - an ancestor that may have started or stopped scrolling (its `scroll` action);
@@ -66,7 +66,7 @@ let lastControls: SafeMap<Element, string> | null = null;
 
 /** What the style sheets can do beyond an element's own subtree. */
 interface CssFacts {
-  /** :has(), an unreadable sheet or a shadow root's sheets: nothing can be patched. */
+  /** :has(), @container, an unreadable sheet or a shadow root's sheets: nothing can be patched. */
   unknown: boolean;
   /** Sibling combinators or structural pseudo-classes: a change reaches its parent's children. */
   siblings: boolean;
@@ -91,7 +91,9 @@ function changesLines(style: CSSStyleDeclaration | undefined): boolean {
 
 function scanRules(rules: CSSRuleList, depth: number, out: CssFacts): void {
   for (let i = 0; i < rules.length && !out.unknown; i++) {
-    const r = rules[i] as CSSStyleRule & { cssRules?: CSSRuleList };
+    const r = rules[i] as CSSStyleRule & { cssRules?: CSSRuleList; containerQuery?: string };
+    // a container query restyles by an element's size, which a change anywhere can move
+    if (typeof r.containerQuery === 'string') out.unknown = true;
     const sel = r.selectorText;
     if (typeof sel === 'string') {
       if (strIndexOf(sel, ':has(') >= 0 || strIndexOf(sel, '&') >= 0) out.unknown = true;
@@ -105,26 +107,41 @@ function scanRules(rules: CSSRuleList, depth: number, out: CssFacts): void {
   }
 }
 
+let cssCache: { key: string; facts: CssFacts } | null = null;
+
+/**
+ * The style sheets' facts, read again when the sheets or their rule counts changed (an edit of a
+ * rule in place through the CSSOM goes unseen; the walk's 30 s reuse limit bounds that elsewhere).
+ */
 function cssFacts(): CssFacts {
+  const lists: ArrayLike<CSSStyleSheet>[] = [document.styleSheets as unknown as CSSStyleSheet[]];
+  if (document.adoptedStyleSheets) lists[1] = document.adoptedStyleSheets;
+  let key = anyShadowRoot() ? 's' : '';
+  let unreadable = false;
+  for (let l = 0; l < lists.length; l++) {
+    const sheets = lists[l]!;
+    key += '|';
+    for (let i = 0; i < sheets.length; i++) {
+      try {
+        key += sheets[i]!.cssRules.length + ',';
+      } catch {
+        unreadable = true; // a cross-origin sheet
+      }
+    }
+  }
+  if (!unreadable && cssCache && cssCache.key === key) return cssCache.facts;
   const out: CssFacts = {
-    unknown: anyShadowRoot(),
+    unknown: unreadable || anyShadowRoot(),
     siblings: false,
     hover: false,
     focus: false,
     validity: false,
   };
-  const lists: ArrayLike<CSSStyleSheet>[] = [document.styleSheets as unknown as CSSStyleSheet[]];
-  if (document.adoptedStyleSheets) lists[1] = document.adoptedStyleSheets;
   for (let l = 0; l < lists.length && !out.unknown; l++) {
     const sheets = lists[l]!;
-    for (let i = 0; i < sheets.length && !out.unknown; i++) {
-      try {
-        scanRules(sheets[i]!.cssRules, 0, out);
-      } catch {
-        out.unknown = true; // a cross-origin sheet
-      }
-    }
+    for (let i = 0; i < sheets.length && !out.unknown; i++) scanRules(sheets[i]!.cssRules, 0, out);
   }
+  cssCache = { key, facts: out };
   return out;
 }
 
