@@ -28,7 +28,9 @@ import {
   elGetAttribute,
   elQueryAll,
   nodeContains,
+  regexTest,
   strIndexOf,
+  strSplit,
 } from './natives.js';
 import { CHILDREN_PRESENTATIONAL, explicitRole, implicitRole, roleFlags } from './roles.js';
 import { composedParent } from './shadow.js';
@@ -85,7 +87,7 @@ const SIBLING = /[+~]|:(nth-|first-|last-|only-|empty)/;
 
 function changesLines(style: CSSStyleDeclaration | undefined): boolean {
   if (!style) return false;
-  for (let i = 0; i < style.length; i++) if (!PAINT.test(style[i]!)) return true;
+  for (let i = 0; i < style.length; i++) if (!regexTest(PAINT, style[i]!)) return true;
   return false;
 }
 
@@ -97,7 +99,7 @@ function scanRules(rules: CSSRuleList, depth: number, out: CssFacts): void {
     const sel = r.selectorText;
     if (typeof sel === 'string') {
       if (strIndexOf(sel, ':has(') >= 0 || strIndexOf(sel, '&') >= 0) out.unknown = true;
-      if (SIBLING.test(sel)) out.siblings = true;
+      if (regexTest(SIBLING, sel)) out.siblings = true;
       if (strIndexOf(sel, ':hover') >= 0 || strIndexOf(sel, ':active') >= 0)
         out.hover ||= changesLines(r.style);
       if (strIndexOf(sel, ':focus') >= 0) out.focus ||= changesLines(r.style);
@@ -145,6 +147,13 @@ function cssFacts(): CssFacts {
   return out;
 }
 
+const SPACES = /\s+/;
+
+function has<T>(list: T[], x: T): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i] === x) return true;
+  return false;
+}
+
 /** Attributes that point at other elements by id. */
 const POINTERS =
   '[aria-labelledby],[aria-describedby],[aria-owns],[aria-activedescendant],[aria-controls],label[for],[list]';
@@ -180,13 +189,13 @@ function addPointers(list: ArrayLike<Element>, out: SafeMap<string, Element[]>):
     for (let k = 0; k < POINTER_ATTRS.length; k++) {
       const v = elGetAttribute(from, POINTER_ATTRS[k]!);
       if (!v) continue;
-      const ids = v.split(/\s+/);
+      const ids = strSplit(v, SPACES);
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j]!;
         if (!id) continue;
         const seen = out.get(id);
         if (!seen) out.set(id, [from]);
-        else if (seen.indexOf(from) < 0) seen[seen.length] = from;
+        else if (!has(seen, from)) seen[seen.length] = from;
       }
     }
   }
@@ -218,13 +227,24 @@ function scrollsNow(el: Element): boolean {
   );
 }
 
-/** Where the held walk emitted an element (-1: it did not); a scan per question, no index built. */
+/**
+ * Where the held walk emitted an element (-1: it did not): a scan per question while there are
+ * few (most patches ask a handful), an index once there are many.
+ */
 class HeldIndex {
+  private scans = 0;
+  private index: SafeMap<number, number> | null = null;
   constructor(private readonly nodes: WalkNode[]) {}
   of(el: Element): number {
     const id = peekId(el);
     if (id === undefined) return -1;
     const nodes = this.nodes;
+    if (this.index) return this.index.get(id) ?? -1;
+    if (++this.scans > 16) {
+      const index = (this.index = new SafeMap<number, number>());
+      for (let i = 0; i < nodes.length; i++) if (nodes[i]!.id) index.set(nodes[i]!.id, i);
+      return index.get(id) ?? -1;
+    }
     for (let i = 0; i < nodes.length; i++) if (nodes[i]!.id === id) return i;
     return -1;
   }
@@ -253,7 +273,7 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
   if (log.anywhere) return whole('too many changes, or a resize');
   if (log.links) return whole('an id, for, aria-labelledby… or a dialog changed');
   const css = cssFacts();
-  if (css.unknown) return whole(':has(), an unreadable sheet or shadow roots');
+  if (css.unknown) return whole(':has(), @container, an unreadable sheet or shadow roots');
   if (log.hovered && css.hover) return whole('hover rules that change lines');
   const starts: Node[] = [];
   const kinds: number[] = [];
@@ -303,8 +323,15 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
   }
   // outermost first; a root inside another one's range is walked with it
   const order: number[] = [];
-  roots.forEach((_el, index) => (order[order.length] = index));
-  order.sort((x, y) => x - y);
+  roots.forEach((_el, index) => {
+    // insertion in place (few roots; no Array.prototype.sort a page may have replaced)
+    let k = order.length;
+    while (k > 0 && order[k - 1]! > index) {
+      order[k] = order[k - 1]!;
+      k--;
+    }
+    order[k] = index;
+  });
   const out: WalkNode[] = [];
   let from = 0;
   for (let k = 0; k < order.length; k++) {
@@ -356,7 +383,7 @@ function rootFor(
   let root: Element | null = null;
   for (let a: Element | null = el; a && !root; a = composedParent(a)) {
     if (a.getRootNode() !== document) return whole('a change inside a shadow root');
-    if (a.namespaceURI !== HTML_NS || NOT_A_ROOT.test(a.localName)) continue;
+    if (a.namespaceURI !== HTML_NS || regexTest(NOT_A_ROOT, a.localName)) continue;
     if (indexOf.of(a) >= 0) root = a;
   }
   if (!root) return whole('a change outside every element the outline shows');
@@ -376,7 +403,7 @@ function rootFor(
   // above the root: nothing may cover or rename it, or start or stop scrolling
   for (let a = composedParent(root); a; a = composedParent(a)) {
     const tag = a.localName;
-    if (COVERING.test(tag)) return whole(`a change inside <${tag}>`);
+    if (regexTest(COVERING, tag)) return whole(`a change inside <${tag}>`);
     if (pointedFromOutside(a.id, root, pointed)) return whole('a change inside an element pointed at by id');
     const attrs = readAttrs(a);
     const role = explicitRole(a, attrs) ?? implicitRole(a, tag, attrs);
@@ -388,7 +415,7 @@ function rootFor(
       return whole('a change inside a caption or editable root');
     if (tag === 'html' || tag === 'body' || !scrollContainer(a)) continue;
     const index = indexOf.of(a);
-    const scrolled = index >= 0 && nodes[index]!.actions.includes('scroll');
+    const scrolled = index >= 0 && has(nodes[index]!.actions, 'scroll');
     if (scrolled !== scrollsNow(a)) return whole('an ancestor started or stopped scrolling');
   }
   return root;

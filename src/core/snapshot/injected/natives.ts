@@ -73,6 +73,8 @@ export const weakSetAdd = uncurry(WeakSet.prototype.add);
 // Strings.
 export const strToLower = uncurry(String.prototype.toLowerCase);
 export const strSlice = uncurry(String.prototype.slice);
+export const strSplit = uncurry(String.prototype.split) as (s: string, sep: RegExp | string) => string[];
+export const regexTest = uncurry(RegExp.prototype.test) as (re: RegExp, s: string) => boolean;
 export const strCharCode = uncurry(String.prototype.charCodeAt);
 export const strIndexOf = uncurry(String.prototype.indexOf);
 
