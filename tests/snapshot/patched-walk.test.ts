@@ -63,6 +63,16 @@ describe('the effect walk patches what changed', () => {
     expect(r.__content).toMatch(/region[^\n]*\] Grand total/);
   });
 
+  it('a form named by id still renames what points at it when a field is called "id"', async () => {
+    const pageId = await h.open('snapshot/knock-on.html?plain');
+    const refs = await h.refs(pageId, 'full');
+    expect(refOf(refs, 'region', 'Order 7 open Ship order')).toBeTruthy();
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Ship order') });
+    expect(r.__content).toMatch(/region[^\n]*\] Order 7 shipped Ship order/);
+    // the change sits inside an element named by id: the whole page was walked again
+    expect((await stats(pageId)).reason).toBe('a changed element is pointed at by id');
+  });
+
   it("text inside a button changes the button's name", async () => {
     const pageId = await h.open('snapshot/knock-on.html');
     const refs = await h.refs(pageId, 'full');

@@ -13,6 +13,7 @@ import {
   type RequestWatch,
 } from './settle.js';
 import { withApi } from '../snapshot/page-script.js';
+import { unlessVerifyFailure } from '../snapshot/wire.js';
 
 export interface TargetState {
   role: string;
@@ -99,7 +100,7 @@ const LINES_ONLY = { boxes: false } as const;
 async function baseline(page: BrowPage): Promise<Snapshot | null> {
   const last = page.lastWalk;
   if (last && !(await changedSince(last, page).catch(() => true))) return last;
-  return takeSnapshot(page, LINES_ONLY).catch(() => null);
+  return takeSnapshot(page, LINES_ONLY).catch(unlessVerifyFailure(null));
 }
 
 type Req = RequestWatch['requests'][number];
@@ -275,7 +276,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     if (!page.closed && !page.pendingDialog && before && !navigated) {
       const moved = await changedSince(before, page).catch(() => true);
       if (moved) {
-        const after = await takeSnapshot(page, LINES_ONLY).catch(() => null);
+        const after = await takeSnapshot(page, LINES_ONLY).catch(unlessVerifyFailure(null));
         if (after) changes = diffOutlines(before.nodes, after.nodes, MAX_CHANGES);
       } else {
         changes = { added: [], removed: [], changed: [], truncated: false };

@@ -21,6 +21,18 @@ const MISSING = '"missing"';
 /** Check every patched walk against a whole one (the test suite sets it; see injected/incremental.ts). */
 const VERIFY = process.env.BROW_VERIFY_WALKS === '1';
 const OLD = '"old"';
+const VERIFY_FAILED = 'a patched walk differs';
+
+/**
+ * Callers that treat a failed walk as "no outline" hand its error through this: with
+ * BROW_VERIFY_WALKS a patched walk that differs from a whole one must fail the call, not vanish.
+ */
+export function unlessVerifyFailure<T>(fallback: T): (e: unknown) => T {
+  return (e) => {
+    if (VERIFY && String((e as Error)?.message ?? e).includes(VERIFY_FAILED)) throw e;
+    return fallback;
+  };
+}
 
 /** Walk a frame in the page and return the wire text (installing the script if the document lacks it). */
 export async function walkWire(frame: Frame, opts: WalkOptions): Promise<WireWalk> {

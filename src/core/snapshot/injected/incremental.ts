@@ -362,6 +362,9 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
   return out;
 }
 
+/** The id attribute (not the property: a form's `id` can be a control named "id"). */
+const idAttr = (el: Element): string => elGetAttribute(el, 'id') ?? '';
+
 /** Someone outside `root` points at this id. */
 function pointedFromOutside(id: string, root: Element, pointed: SafeMap<string, Element[]>): boolean {
   const from = id ? pointed.get(id) : undefined;
@@ -388,11 +391,11 @@ function rootFor(
   }
   if (!root) return whole('a change outside every element the outline shows');
   // what the root's subtree names elsewhere: ids pointed at from outside, labels of outside controls
-  if (pointedFromOutside(root.id, root, pointed)) return whole('a changed element is pointed at by id');
+  if (pointedFromOutside(idAttr(root), root, pointed)) return whole('a changed element is pointed at by id');
   const inner = elQueryAll(root, '[id],label') as ArrayLike<Element>;
   for (let i = 0; i < inner.length; i++) {
     const e = inner[i]!;
-    if (pointedFromOutside(e.id, root, pointed))
+    if (pointedFromOutside(idAttr(e), root, pointed))
       return whole('a changed subtree holds an element pointed at by id');
     if (e.localName === 'label') {
       const target = (e as HTMLLabelElement).control;
@@ -404,7 +407,8 @@ function rootFor(
   for (let a = composedParent(root); a; a = composedParent(a)) {
     const tag = a.localName;
     if (regexTest(COVERING, tag)) return whole(`a change inside <${tag}>`);
-    if (pointedFromOutside(a.id, root, pointed)) return whole('a change inside an element pointed at by id');
+    if (pointedFromOutside(idAttr(a), root, pointed))
+      return whole('a change inside an element pointed at by id');
     const attrs = readAttrs(a);
     const role = explicitRole(a, attrs) ?? implicitRole(a, tag, attrs);
     const rf = roleFlags(role);
