@@ -99,7 +99,8 @@ describe('user_data_dir', () => {
     } finally {
       await second.close();
     }
-  });
+    // four Chromium launches, each with its own profile on disk: slow on a loaded two-core machine
+  }, 150_000);
 
   it('refuses a profile name that is a path', async () => {
     const rt = new BrowRuntime({ data_dir: dataDir });
