@@ -55,6 +55,27 @@ describe('snapshots and refs', () => {
     await h.ok('browser_click', { page_id: pageId, ref: keep });
   });
 
+  it('an element taken out and put back keeps its ref, even after 24,000 others came and went', async () => {
+    const pageId = await h.open('core/rerender.html');
+    const keep = refOf(await h.refs(pageId), 'button', 'Keep');
+    const run = (expression: string) => h.ok('browser_evaluate', { page_id: pageId, expression });
+    await run(`globalThis.parked = document.getElementById('list').firstElementChild; parked.remove()`);
+    // enough new elements that brow drops what left the document from its table of ids
+    for (let round = 0; round < 2; round++) {
+      await run(
+        `const box = document.createElement('div'); box.id = 'crowd';` +
+          ` box.innerHTML = '<button>x</button>'.repeat(12000); document.body.append(box)`,
+      );
+      await h.ok('browser_list_elements', { page_id: pageId, scope: 'full', max_chars: 2000 });
+      await run(`document.getElementById('crowd').remove()`);
+    }
+    await run(`document.getElementById('list').prepend(parked)`);
+    const again = await h.refs(pageId);
+    expect(refOf(again, 'button', 'Keep')).toBe(keep);
+    const click = await h.ok('browser_click', { page_id: pageId, ref: keep });
+    expect(click.__content).toMatch(/^click \[button ref=/);
+  });
+
   it('refs die with their document (navigated) and never re-find by name', async () => {
     const pageId = await h.open('core/rerender.html');
     const keep = refOf(await h.refs(pageId), 'button', 'Keep');
