@@ -47,6 +47,39 @@ describe('the effect walk patches what changed', () => {
     expect(two.whole).toBe(one.whole);
   });
 
+  it('a page with a shadow root still patches a change outside it', async () => {
+    const pageId = await h.open('snapshot/knock-on.html?plain');
+    const refs = await h.refs(pageId, 'full');
+    // the card's button lives in a shadow root
+    expect(refOf(refs, 'button', 'Card')).toBeTruthy();
+    const before = await stats(pageId);
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Add note') });
+    expect(r.__content).toMatch(/Notes: 1/);
+    const after = await stats(pageId);
+    expect(after.reason).toBe('');
+    expect(after.patched).toBeGreaterThan(before.patched);
+  });
+
+  it("a hover rule in a shadow root's own sheet shows its link", async () => {
+    // (the document's own hover rules are gone: only the shadow root's sheet can tell)
+    const pageId = await h.open('snapshot/knock-on.html?plain&cardhover');
+    const refs = await h.refs(pageId, 'full');
+    expect(refs.some((x: any) => x.accessible_name === 'Card details')).toBe(false);
+    const r = await h.ok('browser_hover', { page_id: pageId, ref: refOf(refs, 'button', 'Card') });
+    expect(r.__content).toMatch(/\[link ref=e\d+[^\n]*\] Card details/);
+  });
+
+  it('a style sheet a script adopts (no node changes) hides what it hides', async () => {
+    const pageId = await h.open('snapshot/knock-on.html?plain&noshadow');
+    const refs = await h.refs(pageId, 'full');
+    const promo = refOf(refs, 'heading', 'Summer sale');
+    const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Hide promos') });
+    expect(r.__content).not.toMatch(/no_change|no change/i);
+    expect(r.__content).toContain(promo);
+    const now = await h.refs(pageId, 'full');
+    expect(now.some((x: any) => x.accessible_name === 'Summer sale')).toBe(false);
+  });
+
   it("a label's text renames its control elsewhere", async () => {
     const pageId = await h.open('snapshot/knock-on.html');
     const refs = await h.refs(pageId, 'full');

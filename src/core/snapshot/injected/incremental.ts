@@ -11,7 +11,10 @@
  * - an id in or above the subtree that another element points at (aria-labelledby, label for…);
  * - style sheets with :has() or @container, or hover and focus rules that change more than paint, when the
  *   pointer or the focus moved; sibling combinators and structural pseudo-classes widen each
- *   change to its parent; an unreadable sheet or a shadow root's own sheets count as all of these;
+ *   change to its parent; an unreadable sheet counts as all of these. The sheets of shadow roots
+ *   are read with the document's;
+ * - a sheet added, removed or given rules or adopted since the held walk (no mutation tells);
+ * - a change inside a shadow root;
  * - an ancestor that may have started or stopped scrolling (its `scroll` action);
  * - changes above any emitted element (body, head, style sheets), too many changes, a resize.
  * With `verify` the whole walk runs too and a difference throws: the test suite runs that way.
@@ -20,7 +23,7 @@ import { namedFromContent } from './accname.js';
 import { readAttrs } from './attrs.js';
 import { SafeMap } from './collections.js';
 import { peekId } from './ids.js';
-import { DIRTY_INPUT, controlStates, anyShadowRoot, takeDirty } from './mutations.js';
+import { DIRTY_INPUT, controlStates, sheetsNow, takeDirty, type Sheets } from './mutations.js';
 import {
   computedStyle,
   docQueryAll,
@@ -45,6 +48,8 @@ interface Base {
   truncated: boolean;
   focused: Element | null;
   controls: SafeMap<Element, string>;
+  /** The style sheets as they were (sheetsNow().key). */
+  sheets: string;
 }
 let base: Base | null = null;
 /** A start that is the element losing or gaining focus. */
@@ -60,7 +65,14 @@ export function holdBase(
 ): void {
   takeDirty();
   if (!patched) pointedCache = null;
-  base = { nodes, maxNodes, truncated, focused, controls: lastControls ?? controlStates() };
+  base = {
+    nodes,
+    maxNodes,
+    truncated,
+    focused,
+    controls: lastControls ?? controlStates(),
+    sheets: sheetsNow().key,
+  };
   lastControls = null;
 }
 /** The control states patchedWalk read, for the holdBase that follows it. */
@@ -68,7 +80,7 @@ let lastControls: SafeMap<Element, string> | null = null;
 
 /** What the style sheets can do beyond an element's own subtree. */
 interface CssFacts {
-  /** :has(), @container, an unreadable sheet or a shadow root's sheets: nothing can be patched. */
+  /** :has(), @container or an unreadable sheet: nothing can be patched. */
   unknown: boolean;
   /** Sibling combinators or structural pseudo-classes: a change reaches its parent's children. */
   siblings: boolean;
@@ -115,35 +127,20 @@ let cssCache: { key: string; facts: CssFacts } | null = null;
  * The style sheets' facts, read again when the sheets or their rule counts changed (an edit of a
  * rule in place through the CSSOM goes unseen; the walk's 30 s reuse limit bounds that elsewhere).
  */
-function cssFacts(): CssFacts {
-  const lists: ArrayLike<CSSStyleSheet>[] = [document.styleSheets as unknown as CSSStyleSheet[]];
-  if (document.adoptedStyleSheets) lists[1] = document.adoptedStyleSheets;
-  let key = anyShadowRoot() ? 's' : '';
-  let unreadable = false;
-  for (let l = 0; l < lists.length; l++) {
-    const sheets = lists[l]!;
-    key += '|';
-    for (let i = 0; i < sheets.length; i++) {
-      try {
-        key += sheets[i]!.cssRules.length + ',';
-      } catch {
-        unreadable = true; // a cross-origin sheet
-      }
-    }
-  }
-  if (!unreadable && cssCache && cssCache.key === key) return cssCache.facts;
+function cssFacts(sheets: Sheets): CssFacts {
+  if (!sheets.unreadable && cssCache && cssCache.key === sheets.key) return cssCache.facts;
   const out: CssFacts = {
-    unknown: unreadable || anyShadowRoot(),
+    unknown: sheets.unreadable,
     siblings: false,
     hover: false,
     focus: false,
     validity: false,
   };
-  for (let l = 0; l < lists.length && !out.unknown; l++) {
-    const sheets = lists[l]!;
-    for (let i = 0; i < sheets.length && !out.unknown; i++) scanRules(sheets[i]!.cssRules, 0, out);
+  for (let l = 0; l < sheets.lists.length && !out.unknown; l++) {
+    const list = sheets.lists[l]!;
+    for (let i = 0; i < list.length && !out.unknown; i++) scanRules(list[i]!.cssRules, 0, out);
   }
-  cssCache = { key, facts: out };
+  cssCache = { key: sheets.key, facts: out };
   return out;
 }
 
@@ -272,8 +269,10 @@ export function patchedWalk(maxNodes: number): WalkNode[] | null {
   if (b.maxNodes !== maxNodes || b.truncated) return whole('held walk truncated or of another cap');
   if (log.anywhere) return whole('too many changes, or a resize');
   if (log.links) return whole('an id, for, aria-labelledby… or a dialog changed');
-  const css = cssFacts();
-  if (css.unknown) return whole(':has(), @container, an unreadable sheet or shadow roots');
+  const sheets = sheetsNow();
+  if (sheets.key !== b.sheets) return whole('a style sheet was added, removed, adopted or given rules');
+  const css = cssFacts(sheets);
+  if (css.unknown) return whole(':has(), @container or an unreadable sheet');
   if (log.hovered && css.hover) return whole('hover rules that change lines');
   const starts: Node[] = [];
   const kinds: number[] = [];

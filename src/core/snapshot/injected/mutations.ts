@@ -165,9 +165,23 @@ function onHover(): void {
 
 /** Every root observed, to read its controls' values (a script setting `.value` mutates nothing). */
 const roots: WeakRef<Document | ShadowRoot>[] = [];
-let shadowRootsSeen = false;
-/** A shadow root was observed (its own style sheets are not read by incremental.ts). */
-export const anyShadowRoot = (): boolean => shadowRootsSeen;
+
+/**
+ * The style sheet lists of every shadow root observed (its <style> and <link> sheets, then its
+ * adopted ones). A root inside something never walked (display:none) is not observed yet; the walk
+ * that first shows it walks it whole.
+ */
+export function shadowSheetLists(): ArrayLike<CSSStyleSheet>[] {
+  const out: ArrayLike<CSSStyleSheet>[] = [];
+  for (let r = 0; r < roots.length; r++) {
+    const root = weakRefDeref(roots[r]!);
+    if (!root || root.nodeType !== 11) continue;
+    out[out.length] = root.styleSheets as unknown as ArrayLike<CSSStyleSheet>;
+    const adopted = (root as ShadowRoot).adoptedStyleSheets;
+    if (adopted) out[out.length] = adopted;
+  }
+  return out;
+}
 // Events that do not cross shadow boundaries (or are not composed): listened on each root.
 // (Scrolling moves boxes only: a walk that does not measure need not know where.)
 const ROOT_EVENTS = ['load', 'toggle', 'transitionend', 'animationend'];
@@ -186,7 +200,6 @@ export function observeRoot(root: Document | ShadowRoot): void {
   targetAddListener(root, 'scroll', bumpLayout, true);
   for (let i = 0; i < ROOT_EVENTS.length; i++) targetAddListener(root, ROOT_EVENTS[i]!, onElementEvent, true);
   roots[roots.length] = new NativeWeakRef(root);
-  if (root.nodeType === 11) shadowRootsSeen = true;
   if (!windowListened && root.nodeType === 9) {
     windowListened = true;
     targetAddListener(root, 'focusin', bumpLayout, true);
@@ -240,6 +253,12 @@ function controlsHash(): number {
   return h;
 }
 
+function hashText(s: string): number {
+  let h = 5381;
+  for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
+  return h;
+}
+
 /** Every control's state (see forEachControl), for telling which ones a script changed. */
 export function controlStates(): SafeMap<Element, string> {
   const out = new SafeMap<Element, string>();
@@ -275,9 +294,43 @@ function scrollHash(): number {
   return h;
 }
 
-/** The outline stamp: equal stamps, equal outlines (DOM, layout inputs, scroll offsets and control values). */
+/** Every style sheet list that styles the outline, with a key that changes when one of them does. */
+export interface Sheets {
+  lists: ArrayLike<CSSStyleSheet>[];
+  /** The lists' lengths, each sheet's rule count and whether it is disabled (CSSOM changes mutate no node). */
+  key: string;
+  unreadable: boolean;
+}
+
+export function sheetsNow(): Sheets {
+  const lists: ArrayLike<CSSStyleSheet>[] = [document.styleSheets as unknown as CSSStyleSheet[]];
+  if (document.adoptedStyleSheets) lists[1] = document.adoptedStyleSheets;
+  const shadow = shadowSheetLists();
+  for (let i = 0; i < shadow.length; i++) lists[lists.length] = shadow[i]!;
+  let key = '';
+  let unreadable = false;
+  for (let l = 0; l < lists.length; l++) {
+    const sheets = lists[l]!;
+    key += '|';
+    for (let i = 0; i < sheets.length; i++) {
+      try {
+        const sheet = sheets[i]!;
+        key += (sheet.disabled ? 'off' : '') + sheet.cssRules.length + ',';
+      } catch {
+        unreadable = true; // a cross-origin sheet
+        key += '?,';
+      }
+    }
+  }
+  return { lists, key, unreadable };
+}
+
+/**
+ * The outline stamp: equal stamps, equal outlines (DOM, layout inputs, scroll offsets, control
+ * values, and the style sheets: adopting a sheet or inserting a rule mutates no node).
+ */
 export function outlineStamp(): string {
-  return `${mutationSeq()}.${layoutSeq}.${controlsHash()}.${scrollHash()}`;
+  return `${mutationSeq()}.${layoutSeq}.${controlsHash()}.${scrollHash()}.${hashText(sheetsNow().key)}`;
 }
 
 /** The counter now; observer records not yet delivered count as a mutation. */
