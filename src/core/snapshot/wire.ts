@@ -4,7 +4,7 @@
  */
 import { BrowserError } from '../errors.js';
 import type { Frame } from 'puppeteer-core';
-import { LIST_SEP, WIRE, type WireWalk } from './injected/wire-format.js';
+import { LIST_SEP, VERIFY_FAILED, WIRE, type WireWalk } from './injected/wire-format.js';
 import type { WalkOptions } from './injected/types.js';
 import { evaluateIn, pageScriptSource } from './page-script.js';
 import type { SnapNode } from './snapshot.js';
@@ -21,7 +21,6 @@ const MISSING = '"missing"';
 /** Check every patched walk against a whole one (the test suite sets it; see injected/incremental.ts). */
 const VERIFY = process.env.BROW_VERIFY_WALKS === '1';
 const OLD = '"old"';
-const VERIFY_FAILED = 'a patched walk differs';
 
 /**
  * Callers that treat a failed walk as "no outline" hand its error through this: with

@@ -244,18 +244,18 @@ function forEachControl(fn: (el: Element, state: string) => void): void {
 }
 
 /** A hash of every control's value, checked and selection state, in every observed root. */
-function controlsHash(): number {
-  let h = 5381;
-  forEachControl((_el, s) => {
-    for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
-    h = ((h << 5) + h + 31) | 0;
-  });
+/** `h` carried on over the characters of `s` (djb2). */
+function hashInto(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
   return h;
 }
 
-function hashText(s: string): number {
+function controlsHash(): number {
   let h = 5381;
-  for (let i = 0; i < s.length; i++) h = ((h << 5) + h + strCharCode(s, i)) | 0;
+  forEachControl((_el, s) => {
+    const x = hashInto(h, s);
+    h = ((x << 5) + x + 31) | 0;
+  });
   return h;
 }
 
@@ -330,7 +330,7 @@ export function sheetsNow(): Sheets {
  * values, and the style sheets: adopting a sheet or inserting a rule mutates no node).
  */
 export function outlineStamp(): string {
-  return `${mutationSeq()}.${layoutSeq}.${controlsHash()}.${scrollHash()}.${hashText(sheetsNow().key)}`;
+  return `${mutationSeq()}.${layoutSeq}.${controlsHash()}.${scrollHash()}.${hashInto(5381, sheetsNow().key)}`;
 }
 
 /** The counter now; observer records not yet delivered count as a mutation. */

@@ -23,6 +23,7 @@ import {
 import { holdWalk, sameNode } from './held-walk.js';
 import { holdBase, patchedWalk, walkCounts, wholeReason } from './incremental.js';
 import { encodeWalk } from './wire.js';
+import { VERIFY_FAILED } from './wire-format.js';
 import { Walker, deepActiveElement } from './walk.js';
 
 const VERSION = 1;
@@ -113,7 +114,7 @@ function verifyPatched(docKey: string, opts: WalkOptions, patched: WalkNode[]): 
         x
           ? `${x.depth} ${x.role} "${x.name}" #${x.id} ${x.text ?? ''} [${x.states.join(',')}] [${x.actions.join(',')}]`
           : 'none';
-      throw new Error(`brow: a patched walk differs from a whole walk at line ${i}: ${line(a)} / ${line(b)}`);
+      throw new Error(`${VERIFY_FAILED} at line ${i}: ${line(a)} / ${line(b)}`);
     }
   }
 }

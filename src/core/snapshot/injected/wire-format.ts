@@ -4,6 +4,9 @@
  */
 import type { WalkResult } from './types.js';
 
+/** How the error of a patched walk that differs from a whole one begins (the test suite's verify mode). */
+export const VERIFY_FAILED = 'brow: a patched walk differs from a whole walk';
+
 /** Which optional fields follow a node's fixed fields, in this order. */
 export const WIRE = {
   IN_VIEW: 1,
