@@ -5,11 +5,11 @@
  * answer after a navigation. Ids count up from 1, so the way back from an id is a plain list
  * indexed by it, holding the element itself: one store per element, where a map of weak references
  * cost a map entry and a weak cell each (and every garbage collection after visits the weak cells).
- * The list keeps a removed element alive until a sweep drops it; sweeps run as ids grow, and an
- * element that comes back into the document gets its entry again at the next walk that meets it.
+ * The list keeps a removed element alive until a sweep drops it; sweeps run as ids grow. A swept
+ * element is then held weakly (swept), so a ref to it still works if the page puts it back.
  */
-import { SafeWeakMap } from './collections.js';
-import { mathFloor } from './natives.js';
+import { SafeMap, SafeWeakMap } from './collections.js';
+import { NativeWeakRef, mathFloor, weakRefDeref } from './natives.js';
 
 const idByElement = new SafeWeakMap<Element, number>();
 /** Index = id. Swept entries are undefined. */
@@ -20,16 +20,26 @@ let lastId = 0;
 /** Entries held right after the last sweep; the next sweep comes when as many ids again (+10,000) are issued. */
 let heldAtSweep = 0;
 let idAtSweep = 0;
+/** Elements swept out of the list, held weakly: the page may still hold one and put it back. */
+const swept = new SafeMap<number, WeakRef<Element>>();
 
 /** Drop the elements no longer in their document (they resolve to nothing anyway, see elementOf). */
 function sweep(): void {
+  const gone: number[] = [];
+  swept.forEach((ref, id) => {
+    if (weakRefDeref(ref) === undefined) gone[gone.length] = id;
+  });
+  for (let i = 0; i < gone.length; i++) swept.delete(gone[i]!);
   const keep: number[] = [];
   for (let i = 0; i < held.length; i++) {
     const id = held[i]!;
     const el = elementById[id];
     if (el === undefined) continue;
     if (el.isConnected) keep[keep.length] = id;
-    else elementById[id] = undefined;
+    else {
+      elementById[id] = undefined;
+      swept.set(id, new NativeWeakRef(el));
+    }
   }
   held = keep;
   heldAtSweep = keep.length;
@@ -41,10 +51,7 @@ export function idOf(el: Element): number {
   const id = idByElement.get(el);
   if (id !== undefined) {
     // swept while out of the document, and back in it now
-    if (elementById[id] === undefined) {
-      elementById[id] = el;
-      held[held.length] = id;
-    }
+    if (elementById[id] === undefined) restore(id, el);
     return id;
   }
   const next = ++lastId;
@@ -55,6 +62,13 @@ export function idOf(el: Element): number {
   return next;
 }
 
+/** Hold a swept element strongly again (it is back in a document). */
+function restore(id: number, el: Element): void {
+  elementById[id] = el;
+  held[held.length] = id;
+  swept.delete(id);
+}
+
 /** The element's id if it has one (never assigns). */
 export function peekId(el: Element): number | undefined {
   return idByElement.get(el);
@@ -62,13 +76,19 @@ export function peekId(el: Element): number | undefined {
 
 /** The live, connected element with this id, or null. */
 export function elementOf(id: number): Element | null {
-  const el = typeof id === 'number' && id >= 1 && id <= lastId ? elementById[id] : undefined;
-  return el && el.isConnected ? el : null;
+  if (!(typeof id === 'number' && id >= 1 && id <= lastId)) return null;
+  const el = elementById[id];
+  if (el !== undefined) return el.isConnected ? el : null;
+  const ref = swept.get(id);
+  const back = ref ? weakRefDeref(ref) : undefined;
+  if (!back || !back.isConnected) return null;
+  restore(id, back);
+  return back;
 }
 
 /**
  * Why an id no longer names a live element: never issued ('unknown') or gone ('detached': out of
- * the document, or swept after it left).
+ * the document, or collected after it left).
  */
 export function staleReasonOf(id: number): 'detached' | 'unknown' | null {
   if (typeof id !== 'number' || !(id >= 1 && id <= lastId) || id !== mathFloor(id)) return 'unknown';
