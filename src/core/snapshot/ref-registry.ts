@@ -20,8 +20,11 @@ const REF_RE = /^e(\d+)$/;
 
 export class RefRegistry {
   private counter = 0;
-  /** docKey → local id → entry: a per-document map avoids building a string key per element. */
-  private byDoc = new Map<string, Map<number, RefEntry>>();
+  /**
+   * docKey → entries indexed by local id. Local ids count up from 1 in each document, so a plain
+   * list is dense and cheaper than a map (a first listing of a big page adds tens of thousands).
+   */
+  private byDoc = new Map<string, (RefEntry | undefined)[]>();
   private live = 0;
   /** One WeakRef per frame, shared by its entries (thousands on a big page). */
   private frameRefs = new WeakMap<Frame, WeakRef<Frame>>();
@@ -31,10 +34,10 @@ export class RefRegistry {
   refFor(frame: Frame, frameId: string, docKey: string, localId: number, role: string, name: string): string {
     let doc = this.byDoc.get(docKey);
     if (!doc) {
-      doc = new Map();
+      doc = [];
       this.byDoc.set(docKey, doc);
     }
-    const hit = doc.get(localId);
+    const hit = doc[localId];
     if (hit) {
       hit.role = role;
       hit.name = name;
@@ -50,7 +53,7 @@ export class RefRegistry {
       role,
       name,
     };
-    doc.set(localId, entry);
+    doc[localId] = entry;
     this.live += 1;
     this.byNumber.set(this.counter, entry);
     return entry.ref;
@@ -98,9 +101,12 @@ export class RefRegistry {
     for (const [docKey, doc] of this.byDoc) {
       if (liveDocKeys.has(docKey)) continue;
       this.byDoc.delete(docKey);
-      this.live -= doc.size;
-      dropped += doc.size;
-      for (const entry of doc.values()) this.byNumber.delete(Number(entry.ref.slice(1)));
+      for (const entry of doc) {
+        if (!entry) continue;
+        this.byNumber.delete(Number(entry.ref.slice(1)));
+        this.live -= 1;
+        dropped += 1;
+      }
     }
     return dropped;
   }
