@@ -451,4 +451,61 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     await agent.click(hit);
     expect((await result(agent)).opened).toBe('brass-desk-lamp');
   });
+
+  it('file tree whose folders load when opened: open src/components/Button.tsx', async () => {
+    const agent = await start('tree.html');
+    // each folder: click its item (a full-width row whose label is what listens), then wait for its
+    // children when the answer shows it still loading
+    for (const [folder, inside] of [
+      ['src', 'components'],
+      ['components', 'Button.tsx'],
+    ] as const) {
+      const item = await agent.locate({ role: 'treeitem', name: folder }, `the "${folder}" folder`);
+      const answer = await agent.click(item);
+      if (/Loading/.test(answer)) {
+        const w = await agent.attempt('browser_wait', { condition: 'text', value: inside, timeout_ms: 5000 });
+        if (!w.ok) agent.giveUp(`the "${folder}" folder never showed "${inside}"`);
+      }
+    }
+    const file = await agent.locate({ role: 'treeitem', name: 'Button.tsx' }, 'the file');
+    await agent.click(file);
+    expect((await result(agent)).opened).toBe('src/components/Button.tsx');
+  });
+
+  it('windowed list (react-window style, rows recycled as it scrolls): call "Contact 480" of 1,000', async () => {
+    const agent = await start('virtual-list.html');
+    const TARGET = 480;
+    const numbers = () =>
+      agent.lines
+        .map((l) => /^Contact (\d+)$/.exec(l.name)?.[1])
+        .filter(Boolean)
+        .map(Number) as number[];
+    let pxPerRow = 0;
+    let title: Line | undefined;
+    for (let step = 0; step < 12; step++) {
+      await agent.look('full');
+      title = agent.find({ name: `Contact ${TARGET}` });
+      if (title) break;
+      const pane = agent.lines.find((l) => l.ref && l.actions.join() === 'scroll' && l.role !== 'text');
+      if (!pane) return agent.giveUp('no scrollable pane in the listing');
+      const shown = numbers();
+      if (shown.length === 0) return agent.giveUp('no contacts listed');
+      const middle = (Math.min(...shown) + Math.max(...shown)) / 2;
+      // first a plain scroll to learn how far a row is; then jump by the estimate
+      const delta = pxPerRow ? Math.round((TARGET - middle) * pxPerRow) : 1200;
+      await agent.act('browser_scroll', { ref: pane.ref, delta_y: delta }, { expectChange: true });
+      if (!pxPerRow) {
+        await agent.look('full');
+        const now = numbers();
+        const moved = (Math.min(...now) + Math.max(...now)) / 2 - middle;
+        if (moved <= 0) return agent.giveUp('scrolling the pane did not move the list');
+        pxPerRow = delta / moved;
+      }
+    }
+    if (!title) return agent.giveUp(`"Contact ${TARGET}" never appeared`);
+    const call = agent.find({ name: 'Call', action: 'click', after: title });
+    if (!call) return agent.giveUp(`no Call after "Contact ${TARGET}"`);
+    await agent.click(call);
+    expect((await result(agent)).called).toEqual([TARGET]);
+  });
 });

@@ -48,10 +48,10 @@ interface InFrame {
  * ancestor and wait until its box is stable; then the centre of its visible part and (when `hit`)
  * whether that point lands on it.
  */
-function measure(loc: Located, scroll: boolean, hit: boolean): Promise<InFrame> {
+function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Promise<InFrame> {
   return withApi(
     loc.frame,
-    (api, key: string, id: number, scrollIt: boolean, checkHit: boolean) =>
+    (api, key: string, id: number, scrollIt: boolean, checkHit: boolean, aimIt: boolean) =>
       new Promise<InFrame>((resolve) => {
         const none = { x: 0, y: 0, seq: 0, d: null };
         if (api.docKey !== key) return resolve({ stale: 'navigated', ...none });
@@ -69,8 +69,11 @@ function measure(loc: Located, scroll: boolean, hit: boolean): Promise<InFrame> 
           if (vb.box.width === 0 || vb.box.height === 0)
             return resolve({ invisible: true, x: 0, y: 0, seq, d });
           if (!vb.visible) return resolve({ clipped: true, x: 0, y: 0, seq, d });
-          const x = vb.visible.x + vb.visible.width / 2;
-          const y = vb.visible.y + vb.visible.height / 2;
+          let x = vb.visible.x + vb.visible.width / 2;
+          let y = vb.visible.y + vb.visible.height / 2;
+          // a click lands on the part that reacts when the centre is the element's own empty space
+          const aimed = aimIt && typeof api.aimPoint === 'function' ? api.aimPoint(id, x, y) : null;
+          if (aimed) [x, y] = aimed;
           if (!checkHit) return resolve({ x, y, seq, d });
           if (getComputedStyle(el).pointerEvents === 'none')
             return resolve({ noPointer: true, x, y, seq, d });
@@ -95,13 +98,14 @@ function measure(loc: Located, scroll: boolean, hit: boolean): Promise<InFrame> 
     loc.entry.localId,
     scroll,
     hit,
+    aim,
   );
 }
 
 /**
  * Locate a ref and check it can take `action`: scrolled into view through its panes, visible,
  * enabled, stable over two frames, allowed, and (when `hit`) not covered at the centre of its
- * visible part. `drag` needs only an element that takes pointer input: it is not checked against
+ * visible part (for a click, at the part that reacts when the centre is empty: aimPoint). `drag` needs only an element that takes pointer input: it is not checked against
  * allowed_actions (drag libraries leave no trace brow can always see).
  */
 export async function prepare(
@@ -113,7 +117,7 @@ export async function prepare(
   // the measure checks the element is alive itself (one round trip less); when it fails, locate
   // names what went wrong (navigated, detached) before its own error
   const loc = lookupRef(page, ref);
-  const res = await measure(loc, true, opts.hit ?? true).catch(async (e: unknown) => {
+  const res = await measure(loc, true, opts.hit ?? true, action === 'click').catch(async (e: unknown) => {
     await locate(page, ref);
     throw e;
   });
@@ -130,7 +134,7 @@ export async function remeasure(
   action: string | null,
   hit = true,
 ): Promise<Prepared> {
-  const res = await measure(p, false, hit);
+  const res = await measure(p, false, hit, action === 'click');
   return checked(page, p, p.entry.ref, action, res);
 }
 

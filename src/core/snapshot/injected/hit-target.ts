@@ -1,10 +1,20 @@
 /** Does a point in the viewport land on an element (or a descendant, or a label for it)? */
+import { readAttrs } from './attrs.js';
 import { ClipCache, clipBox } from './boxes.js';
 import { coverOf } from './describe.js';
 import { elementOf } from './ids.js';
-import { docElementFromPoint, elRect, shadowElementFromPoint } from './natives.js';
+import {
+  computedStyle,
+  docElementFromPoint,
+  elCheckVisibility,
+  elGetAttribute,
+  elRect,
+  regexTest,
+  shadowElementFromPoint,
+} from './natives.js';
 import { composedParent, shadowRootOf } from './shadow.js';
 import type { HitResult, VisibleBox } from './types.js';
+import { hasPointerSignal } from './widget.js';
 
 /** The topmost element at a point, through open and known closed shadow roots. */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -52,4 +62,42 @@ export function visibleBox(id: number): VisibleBox | null {
       r.y + r.height / 2 >= clip.t &&
       r.y + r.height / 2 <= clip.b,
   };
+}
+
+/** Elements the browser itself acts on when clicked anywhere in their box. */
+const NATIVE_CLICK = /^(a|area|button|input|select|textarea|summary|label|option|details|video|audio)$/;
+/** How many descendants aimPoint looks at before giving up. */
+const AIM_LOOK = 200;
+
+/**
+ * Where a click on the element should land when the centre of its box is its own empty space and
+ * what reacts is a part of it: a tree item whose label listens, not the full-width row around it (a
+ * person clicks the label). Null when the centre is fine: it lands on content, the element listens
+ * itself, or it is a native control. The part is the first visible descendant with a click listener
+ * (or a pointer cursor the element lacks) that is not inside another control or roled element.
+ */
+export function aimPoint(id: number, x: number, y: number): [number, number] | null {
+  const el = elementOf(id);
+  if (!el || regexTest(NATIVE_CLICK, el.localName)) return null;
+  if (deepElementFromPoint(x, y) !== el || hasPointerSignal(el, readAttrs(el))) return null;
+  const part = reactingPart(el);
+  if (!part) return null;
+  const r = elRect(part);
+  const visible = clipBox(r.x, r.y, r.width, r.height, new ClipCache(innerWidth, innerHeight).clipFor(part));
+  return visible ? [visible.x + visible.width / 2, visible.y + visible.height / 2] : null;
+}
+
+function reactingPart(el: Element): Element | null {
+  const pointer = computedStyle(el).cursor === 'pointer';
+  const stack: Element[] = [];
+  for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack[stack.length] = c;
+  for (let looked = 0; stack.length > 0 && looked < AIM_LOOK; looked++) {
+    const c = stack.pop()!;
+    // another control, or an element with a role of its own (a nested item, a group): not this one's
+    if (regexTest(NATIVE_CLICK, c.localName) || elGetAttribute(c, 'role') !== null) continue;
+    if (!elCheckVisibility(c)) continue;
+    if (hasPointerSignal(c, readAttrs(c)) || (!pointer && computedStyle(c).cursor === 'pointer')) return c;
+    for (let k = c.lastElementChild; k; k = k.previousElementSibling) stack[stack.length] = k;
+  }
+  return null;
 }

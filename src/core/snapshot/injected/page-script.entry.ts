@@ -6,7 +6,7 @@
  */
 import { describeElement } from './describe.js';
 import { findHidden } from './find-hidden.js';
-import { hitTarget, visibleBox } from './hit-target.js';
+import { aimPoint, hitTarget, visibleBox } from './hit-target.js';
 import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot, outlineStamp } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
@@ -156,6 +156,7 @@ function install(key: symbol): void {
     mutations: () => mutationState(),
     outlineStamp: () => outlineStamp(),
     hitTarget: (id, x, y) => hitTarget(id, x, y),
+    aimPoint: (id, x, y) => aimPoint(id, x, y),
     visibleBox: (id) => visibleBox(id),
     mayReactToHover: () => mayReactToHover(),
     recordTimers: (on) => recordTimers(on),

@@ -155,6 +155,8 @@ export interface BrowPageApi {
   outlineStamp(): string;
   /** x, y in this frame's viewport CSS px. */
   hitTarget(id: number, x: number, y: number): HitResult;
+  /** A better point for a click than (x, y), the centre: the part of the element that reacts (hit-target.ts). */
+  aimPoint(id: number, x: number, y: number): [number, number] | null;
   /** Whether the pointer passing over may change the page through script (hover listeners). */
   mayReactToHover(): boolean;
   /** Start (true) or stop noting the short timers the page sets (while brow types). */
