@@ -277,3 +277,30 @@ describe('seed renderers', () => {
     });
   });
 });
+
+describe('scrolling panes and words in boxes of their own', () => {
+  it('keeps a pane that only scrolls in the interactive scope, around the controls inside it', async () => {
+    const id = await h.open('agent/inbox.html');
+    const d = await h.ok('browser_list_elements', { page_id: id });
+    const body: string[] = d.__content
+      .split('<page-content>\n')[1]!
+      .split('\n</page-content>')[0]!
+      .split('\n');
+    const pane = body.findIndex((l) => /^\[generic ref=e\d+ actions=scroll\]/.test(l));
+    expect(pane, body.join('\n')).toBeGreaterThanOrEqual(0);
+    // the rows and their Archive buttons are indented under it
+    expect(body[pane + 1]).toMatch(
+      /^ {2}\[generic ref=e\d+ clickable actions=click,hover,scroll\] Bob Invoice #1001$/,
+    );
+    expect(body[pane + 2]).toMatch(/^ {4}\[button ref=e\d+ actions=click,hover,scroll\] Archive$/);
+    const rec = d.snapshot.refs.find((r: Rec) => r.ref === /ref=(e\d+)/.exec(body[pane]!)![1]);
+    expect(rec.allowed_actions).toEqual(['scroll']);
+  });
+
+  it('spaces the words of inline tags laid out as boxes (flex items, inline-block) in the text', async () => {
+    const id = await h.open('agent/inbox.html');
+    const { lines } = await outline(id, 'full');
+    expect(lines).toContain('Bob Invoice #1001');
+    expect(lines.join('\n')).not.toContain('BobInvoice');
+  });
+});

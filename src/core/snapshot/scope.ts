@@ -5,7 +5,7 @@ export type Scope = 'interactive' | 'viewport' | 'subtree' | 'full' | 'changes';
 
 const ACTING = new Set(['click', 'fill', 'type', 'press', 'select', 'check', 'upload', 'drag']);
 
-/** Containers kept around interactive nodes so the hierarchy still tells forms and regions apart. */
+/** Containers kept around interactive nodes so the hierarchy still tells forms and regions apart (and panes: isPane). */
 const CONTEXT_ROLES = new Set([
   'main',
   'navigation',
@@ -66,8 +66,18 @@ export function selectScope(nodes: SnapNode[], scope: Scope): number[] {
     scope === 'interactive'
       ? (n: SnapNode) => isInteractive(n) || n.role === 'heading' || !!n.opaque
       : (n: SnapNode) => n.inView;
-  return withAncestors(nodes, want, scope === 'interactive' ? (n) => CONTEXT_ROLES.has(n.role) : () => true);
+  return withAncestors(
+    nodes,
+    want,
+    scope === 'interactive' ? (n) => CONTEXT_ROLES.has(n.role) || isPane(n) : () => true,
+  );
 }
+
+/**
+ * A pane that scrolls and does nothing else (an inbox list, a feed, a windowed list): kept around
+ * the controls inside it, whose ref an agent needs to scroll it to more of them.
+ */
+const isPane = (n: SnapNode): boolean => n.actions.length === 1 && n.actions[0] === 'scroll';
 
 /**
  * Of the shown nodes (indexes in document order), those at most `depth` levels deep in the listing:

@@ -403,6 +403,10 @@ export class Walker implements Emitter {
       }
       const block = !(tf & INLINE);
       if (block && !ctx.covered) endSegment(ctx);
+      // an inline tag laid out as a box of its own (a flex item, inline-block) touching its
+      // neighbours: its words do not run into theirs ("Bob" "Invoice" is not "BobInvoice")
+      const spaced = !block && !ctx.covered && !inlineInName(el, tf);
+      if (spaced) ctx.pending += ' ';
       // A label's text is its control's name, a legend's or caption's its group's: do not repeat it.
       const coverLabel =
         !ctx.covered &&
@@ -412,6 +416,7 @@ export class Walker implements Emitter {
       if (this.pseudo && given === null) content = withPseudo(el, content, this.pseudo);
       if (coverLabel) ctx.covered = false;
       if (block && !ctx.covered) endSegment(ctx);
+      if (spaced && !ctx.covered) ctx.pending += ' ';
       return given ?? (hasText(content) ? content : recursionTitle(el, a, rawRole));
     }
 
