@@ -508,4 +508,29 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     await agent.click(call);
     expect((await result(agent)).called).toEqual([TARGET]);
   });
+
+  it('settings: pick "Team" in a listbox button, tick a styled checkbox, set a date, save (the toast comes later)', async () => {
+    const agent = await start('settings.html');
+    const plan = await agent.locate({ role: 'button', name: /^Plan\b/ }, 'the plan picker');
+    await agent.click(plan);
+    await agent.look('interactive');
+    const team = agent.find({ role: 'option', name: 'Team' });
+    if (!team) return agent.giveUp('the plan list shows no "Team" option');
+    const picked = await agent.click(team);
+    // the option closes with its list: the answer still says what was clicked
+    expect(picked).toMatch(/^click \[option ref=e\d+\] Team → completed/);
+    expect(picked).toContain('Target now: gone from the page');
+    expect(picked).toMatch(/Changed: \[button ref=e\d+ collapsed .*\] Plan Team/);
+    const news = await agent.locate(
+      { role: 'checkbox', name: 'Send me the newsletter' },
+      'the newsletter box',
+    );
+    await agent.act('browser_check', { ref: news.ref, checked: true }, { expectChange: true });
+    const date = await agent.locate({ name: 'Renewal date', action: 'fill' }, 'the renewal date');
+    await agent.act('browser_fill', { ref: date.ref, value: '2027-04-18' }, { expectChange: true });
+    const save = await agent.locate({ role: 'button', name: 'Save settings' }, 'the save icon');
+    const saved = await agent.click(save);
+    expect(saved).toMatch(/Added: \[status ref=e\d+\] Settings saved/);
+    expect((await result(agent)).saved).toEqual({ plan: 'Team', newsletter: true, renew: '2027-04-18' });
+  });
 });

@@ -19,7 +19,8 @@ function stateAfter(page: BrowPage, prepared: () => Prepared | null) {
     const p = prepared();
     if (!p) return null;
     const d = await readState(page, p).catch(() => null);
-    if (!d) return null;
+    // gone with the action (a picked option, a closed menu's item): named as it was when acted on
+    if (!d) return { role: p.role, name: p.name, gone: true };
     const sensitive = d.sensitive || (d.tag === 'input' && p.states.includes('password'));
     return {
       role: d.role,

@@ -24,6 +24,8 @@ export interface TargetState {
   checked?: boolean | 'mixed';
   states?: string[];
   is_sensitive?: boolean;
+  /** The element left the page with the action (an option of a list that closed): role and name are from before. */
+  gone?: true;
 }
 
 export interface Effect {
@@ -382,6 +384,7 @@ export function renderEffect(e: Effect, targetLine?: string): string {
       .filter(Boolean)
       .join(' ');
     if (bits) lines.push(`Target now: ${bits}`);
+    if (t.gone) lines.push('Target now: gone from the page');
   }
   if (e.navigation) lines.push(`Navigation: ${e.navigation.from} → ${e.navigation.to}`);
   for (const p of e.opened_pages) lines.push(`Opened page ${p.page_id}: ${p.url}`);
