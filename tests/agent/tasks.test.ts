@@ -533,4 +533,31 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     expect(saved).toMatch(/Added: \[status ref=e\d+\] Settings saved/);
     expect((await result(agent)).saved).toEqual({ plan: 'Team', newsletter: true, renew: '2027-04-18' });
   });
+
+  it('help centre: a link inside a collapsed accordion panel, then a form that rejects a bad email', async () => {
+    const agent = await start('faq.html');
+    const link = await agent.locate({ role: 'link', name: 'Open the reset form' }, 'the reset link');
+    const first = await agent.attempt('browser_click', { ref: link.ref });
+    if (!first.ok) {
+      // the answer says what holds it: open the section whose button sits above it
+      if (!/expand the container/.test(first.text)) return agent.giveUp('the link failed for another reason');
+      const head = agent.lines
+        .slice(0, link.index)
+        .reverse()
+        .find((l) => l.role === 'button' && l.states.includes('collapsed'));
+      if (!head) return agent.giveUp('no collapsed section above the link');
+      await agent.click(head);
+      await agent.click(link);
+    }
+    const email = await agent.locate({ role: 'textbox', name: 'Email' }, 'the email field');
+    const send = await agent.locate({ role: 'button', name: 'Send reset link' }, 'the send button');
+    await agent.act('browser_fill', { ref: email.ref, value: 'bob' });
+    const rejected = await agent.click(send);
+    // the page's complaint is in the answer, and the field is marked invalid
+    expect(rejected).toContain('Added: Enter an email address like name@example.com');
+    expect(rejected).toMatch(/\[textbox ref=e\d+ invalid /);
+    await agent.act('browser_fill', { ref: email.ref, value: 'bob@example.com' });
+    expect(await agent.click(send)).toContain('Reset link sent to bob@example.com');
+    expect(await result(agent)).toEqual({ opened: 1, sent: 'bob@example.com' });
+  });
 });

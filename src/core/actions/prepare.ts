@@ -51,56 +51,83 @@ interface InFrame {
 function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Promise<InFrame> {
   return withApi(
     loc.frame,
-    (api, key: string, id: number, scrollIt: boolean, checkHit: boolean, aimIt: boolean) =>
+    (api, key: string, id: number, scrollIt: boolean, checkHit: boolean, aimIt: boolean, waitMs: number) =>
       new Promise<InFrame>((resolve) => {
         const none = { x: 0, y: 0, seq: 0, d: null };
         if (api.docKey !== key) return resolve({ stale: 'navigated', ...none });
         const el = api.element(id);
-        const first = el ? api.visibleBox(id) : null;
-        if (!el || !first) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
-        const d = api.describe(id);
-        const outside = scrollIt && !first.centreVisible;
-        if (outside)
-          el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
-        const finish = () => {
-          const vb = api.visibleBox(id);
-          const seq = api.mutations().seq;
-          if (!vb) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
-          if (vb.box.width === 0 || vb.box.height === 0)
-            return resolve({ invisible: true, x: 0, y: 0, seq, d });
-          if (!vb.visible) return resolve({ clipped: true, x: 0, y: 0, seq, d });
-          let x = vb.visible.x + vb.visible.width / 2;
-          let y = vb.visible.y + vb.visible.height / 2;
-          // a click lands on the part that reacts when the centre is the element's own empty space
-          const aimed = aimIt && typeof api.aimPoint === 'function' ? api.aimPoint(id, x, y) : null;
-          if (aimed) [x, y] = aimed;
-          if (!checkHit) return resolve({ x, y, seq, d });
-          if (getComputedStyle(el).pointerEvents === 'none')
-            return resolve({ noPointer: true, x, y, seq, d });
-          const hit = api.hitTarget(id, x, y);
-          resolve(hit.ok ? { x, y, seq, d } : { x, y, seq, d, ...(hit.cover ? { cover: hit.cover } : {}) });
+        // a transition or animation of the element or a box around it (a panel growing open, a menu
+        // sliding in) moves or clips it until it ends: measure after it (at most ANIMATION_WAIT_MS)
+        const moving: Promise<unknown>[] = [];
+        if (el && typeof document.getAnimations === 'function') {
+          for (const a of document.getAnimations()) {
+            const target = (a.effect as KeyframeEffect | null)?.target;
+            if (!target || a.playState !== 'running' || !(target === el || target.contains(el))) continue;
+            if (!Number.isFinite(Number(a.effect?.getComputedTiming().endTime))) continue; // a spinner
+            moving.push(a.finished.catch(() => undefined));
+          }
+        }
+        if (moving.length === 0) return start();
+        let started = false;
+        const once = () => {
+          if (started) return;
+          started = true;
+          start();
         };
-        // stable: the box must be the same across two animation frames (at most ~5 tries)
-        let tries = 0;
-        let prev = el.getBoundingClientRect();
-        const check = () => {
-          const now = el.getBoundingClientRect();
-          const same =
-            now.x === prev.x && now.y === prev.y && now.width === prev.width && now.height === prev.height;
-          prev = now;
-          if (same || ++tries > 5) finish();
-          else requestAnimationFrame(check);
-        };
-        if (outside) requestAnimationFrame(check);
-        else finish();
+        void Promise.all(moving).then(() => requestAnimationFrame(once));
+        setTimeout(once, waitMs);
+
+        function start(): void {
+          const first = el ? api.visibleBox(id) : null;
+          if (!el || !first) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
+          const d = api.describe(id);
+          const outside = scrollIt && !first.centreVisible;
+          if (outside)
+            el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
+          const finish = () => {
+            const vb = api.visibleBox(id);
+            const seq = api.mutations().seq;
+            if (!vb) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
+            if (vb.box.width === 0 || vb.box.height === 0)
+              return resolve({ invisible: true, x: 0, y: 0, seq, d });
+            if (!vb.visible) return resolve({ clipped: true, x: 0, y: 0, seq, d });
+            let x = vb.visible.x + vb.visible.width / 2;
+            let y = vb.visible.y + vb.visible.height / 2;
+            // a click lands on the part that reacts when the centre is the element's own empty space
+            const aimed = aimIt && typeof api.aimPoint === 'function' ? api.aimPoint(id, x, y) : null;
+            if (aimed) [x, y] = aimed;
+            if (!checkHit) return resolve({ x, y, seq, d });
+            if (getComputedStyle(el).pointerEvents === 'none')
+              return resolve({ noPointer: true, x, y, seq, d });
+            const hit = api.hitTarget(id, x, y);
+            resolve(hit.ok ? { x, y, seq, d } : { x, y, seq, d, ...(hit.cover ? { cover: hit.cover } : {}) });
+          };
+          // stable: the box must be the same across two animation frames (at most ~5 tries)
+          let tries = 0;
+          let prev = el.getBoundingClientRect();
+          const check = () => {
+            const now = el.getBoundingClientRect();
+            const same =
+              now.x === prev.x && now.y === prev.y && now.width === prev.width && now.height === prev.height;
+            prev = now;
+            if (same || ++tries > 5) finish();
+            else requestAnimationFrame(check);
+          };
+          if (outside) requestAnimationFrame(check);
+          else finish();
+        }
       }),
     loc.entry.docKey,
     loc.entry.localId,
     scroll,
     hit,
     aim,
+    ANIMATION_WAIT_MS,
   );
 }
+
+/** The longest an action waits for a transition or animation that moves its target to end. */
+const ANIMATION_WAIT_MS = 1000;
 
 /**
  * Locate a ref and check it can take `action`: scrolled into view through its panes, visible,
