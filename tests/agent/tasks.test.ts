@@ -470,6 +470,10 @@ describe('issue 12: an agent that sees only the outline finishes widget tasks', 
     const file = await agent.locate({ role: 'treeitem', name: 'Button.tsx' }, 'the file');
     await agent.click(file);
     expect((await result(agent)).opened).toBe('src/components/Button.tsx');
+    // a recent file: the option is picked by its list; the × beside its name is not what a click means
+    const readme = await agent.locate({ role: 'option', name: /^README\.md/ }, 'the recent README');
+    await agent.click(readme);
+    expect(await result(agent)).toMatchObject({ recent: 'README.md', removed: [] });
   });
 
   it('windowed list (react-window style, rows recycled as it scrolls): call "Contact 480" of 1,000', async () => {

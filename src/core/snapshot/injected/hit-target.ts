@@ -11,7 +11,9 @@ import {
   elRect,
   regexTest,
   shadowElementFromPoint,
+  strIndexOf,
 } from './natives.js';
+import { collapse } from './text.js';
 import { composedParent, shadowRootOf } from './shadow.js';
 import type { HitResult, VisibleBox } from './types.js';
 import { hasPointerSignal } from './widget.js';
@@ -74,7 +76,8 @@ const AIM_LOOK = 200;
  * what reacts is a part of it: a tree item whose label listens, not the full-width row around it (a
  * person clicks the label). Null when the centre is fine: it lands on content, the element listens
  * itself, or it is a native control. The part is the first visible descendant with a click listener
- * (or a pointer cursor the element lacks) that is not inside another control or roled element.
+ * (or a pointer cursor the element lacks) that is not inside another control or roled element, and
+ * whose words begin the element's: its label, never an icon beside it (a row's × that deletes).
  */
 export function aimPoint(id: number, x: number, y: number): [number, number] | null {
   const el = elementOf(id);
@@ -89,6 +92,7 @@ export function aimPoint(id: number, x: number, y: number): [number, number] | n
 
 function reactingPart(el: Element): Element | null {
   const pointer = computedStyle(el).cursor === 'pointer';
+  const words = collapse(el.textContent ?? '');
   const stack: Element[] = [];
   for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack[stack.length] = c;
   for (let looked = 0; stack.length > 0 && looked < AIM_LOOK; looked++) {
@@ -96,7 +100,11 @@ function reactingPart(el: Element): Element | null {
     // another control, or an element with a role of its own (a nested item, a group): not this one's
     if (regexTest(NATIVE_CLICK, c.localName) || elGetAttribute(c, 'role') !== null) continue;
     if (!elCheckVisibility(c)) continue;
-    if (hasPointerSignal(c, readAttrs(c)) || (!pointer && computedStyle(c).cursor === 'pointer')) return c;
+    if (hasPointerSignal(c, readAttrs(c)) || (!pointer && computedStyle(c).cursor === 'pointer')) {
+      const own = collapse(c.textContent ?? '');
+      if (own && strIndexOf(words, own) === 0) return c;
+      continue; // an icon or a control of its own: not what a click on the element means
+    }
     for (let k = c.lastElementChild; k; k = k.previousElementSibling) stack[stack.length] = k;
   }
   return null;
