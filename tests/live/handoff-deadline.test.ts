@@ -17,7 +17,9 @@ afterAll(async () => {
 
 describe('handoff and invoke’s deadline', () => {
   it('outlives max_timeout_ms + 15 s when its own timeout is longer', async () => {
-    const pageId = await h.open('live/form.html');
+    // max_timeout_ms 1000 bounds the open too: wait for the commit only (a loaded machine can take
+    // longer than 1 s to fire "load", and the handoff does not need it)
+    const pageId = await h.open('live/form.html', { wait_until: 'commit' });
     const requested = nextEvent(h.rt, 'handoff-requested', (e) => e.page_id === pageId);
     const call = h.call('browser_handoff', {
       page_id: pageId,
