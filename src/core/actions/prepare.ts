@@ -57,9 +57,10 @@ function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Prom
         if (api.docKey !== key) return resolve({ stale: 'navigated', ...none });
         const el = api.element(id);
         // a transition or animation of the element or a box around it (a panel growing open, a menu
-        // sliding in) moves or clips it until it ends: measure after it (at most ANIMATION_WAIT_MS)
+        // sliding in) moves or clips it until it ends: a pointer action measures after it (at most
+        // ANIMATION_WAIT_MS)
         const moving: Promise<unknown>[] = [];
-        if (el && typeof document.getAnimations === 'function') {
+        if (el && checkHit && typeof document.getAnimations === 'function') {
           for (const a of document.getAnimations()) {
             const target = (a.effect as KeyframeEffect | null)?.target;
             if (!target || a.playState !== 'running' || !(target === el || target.contains(el))) continue;
@@ -74,8 +75,11 @@ function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Prom
           started = true;
           start();
         };
-        void Promise.all(moving).then(() => requestAnimationFrame(once));
-        setTimeout(once, waitMs);
+        const timer = setTimeout(once, waitMs);
+        void Promise.all(moving).then(() => {
+          clearTimeout(timer);
+          requestAnimationFrame(once);
+        });
 
         function start(): void {
           const first = el ? api.visibleBox(id) : null;

@@ -51,9 +51,7 @@ export function hitTarget(id: number, x: number, y: number): HitResult {
 export function visibleBox(id: number): VisibleBox | null {
   const el = elementOf(id);
   if (!el) return null;
-  const r = elRect(el);
-  const clip = new ClipCache(innerWidth, innerHeight).clipFor(el);
-  const visible = clipBox(r.x, r.y, r.width, r.height, clip);
+  const { r, clip, visible } = visiblePart(el);
   return {
     box: { x: r.x, y: r.y, width: r.width, height: r.height },
     visible,
@@ -85,9 +83,15 @@ export function aimPoint(id: number, x: number, y: number): [number, number] | n
   if (deepElementFromPoint(x, y) !== el || hasPointerSignal(el, readAttrs(el))) return null;
   const part = reactingPart(el);
   if (!part) return null;
-  const r = elRect(part);
-  const visible = clipBox(r.x, r.y, r.width, r.height, new ClipCache(innerWidth, innerHeight).clipFor(part));
+  const { visible } = visiblePart(part);
   return visible ? [visible.x + visible.width / 2, visible.y + visible.height / 2] : null;
+}
+
+/** An element's box, the clip of the viewport and its overflow ancestors, and the part inside it. */
+function visiblePart(el: Element) {
+  const r = elRect(el);
+  const clip = new ClipCache(innerWidth, innerHeight).clipFor(el);
+  return { r, clip, visible: clipBox(r.x, r.y, r.width, r.height, clip) };
 }
 
 function reactingPart(el: Element): Element | null {
