@@ -4,9 +4,19 @@ import { workspacePath, workspaceRoot } from '../paths.js';
 import type { BrowPage } from '../session/page.js';
 import { withApi } from '../snapshot/page-script.js';
 import { performAction, type Effect, type TargetState } from './effect.js';
+import { sleep, type RequestWatch } from './settle.js';
 import { parseKeyCombo } from './keys.js';
 import { elementObject, locate } from './locate.js';
-import { describeTarget, pointerReaches, prepare, readState, remeasure, type Prepared } from './prepare.js';
+import {
+  describeTarget,
+  pointerReaches,
+  prepare,
+  readState,
+  refOfLocal,
+  remeasure,
+  twoFrames,
+  type Prepared,
+} from './prepare.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
@@ -109,23 +119,118 @@ async function pointerFirst(page: BrowPage, p: Prepared, action: string): Promis
   return q;
 }
 
+/** The events a press must bring to its target: the press, and what pages react to. */
+function pressTypes(button: MouseButton, count: number): string[] {
+  const main = button === 'left' ? 'click' : button === 'right' ? 'contextmenu' : 'auxclick';
+  return ['mousedown', main, ...(count >= 2 && button === 'left' ? ['dblclick'] : [])];
+}
+
+const armPresses = (p: Prepared) =>
+  withApi(p.frame, (api, id: number) => api.armPresses(id), p.entry.localId).catch(() => undefined);
+
+const pressReport = (p: Prepared, needed: string[]) =>
+  withApi(p.frame, (api, id: number, n: string[]) => api.pressReport(id, n), p.entry.localId, needed).catch(
+    () => null,
+  );
+
+/** The longest a missed press waits for the page's pictures to arrive before trying again. */
+const RELOAD_WAIT_MS = 1000;
+
+/** Requests that move or resize what is already on the page when they arrive. */
+const LAYOUT_LOADS = new Set(['image', 'font', 'stylesheet']);
+
+/**
+ * Wait (bounded) until the page's pictures, fonts and style sheets on their way have arrived: those
+ * the action set loading (a hover picture) and those the page asked for before (icons that take
+ * their size when their picture comes and push their neighbours along).
+ */
+async function picturesLoaded(page: BrowPage, watch: RequestWatch): Promise<void> {
+  const deadline = Date.now() + RELOAD_WAIT_MS;
+  const loading = () =>
+    watch.pending().some((r) => LAYOUT_LOADS.has(r.resourceType())) ||
+    page.session.network.read(
+      (e) => e.pending && e.page_id === page.id && LAYOUT_LOADS.has(e.resource_type),
+      0,
+      1,
+    ).length > 0;
+  while (Date.now() < deadline && !page.closed && loading()) await sleep(10);
+}
+
+/**
+ * Send pointer input at the prepared point and confirm, in the target's document, that the target
+ * took it (`needed`: the event types that must reach it or a part of it). When the input went
+ * elsewhere or nowhere (the target changed under the pointer: a hover picture swapped in that is
+ * still loading, a layout shift, input dropped by a document not ready for it), wait for what it
+ * set loading, measure again (failing as prepare does when the target is now covered or gone) and
+ * send it once more. A second miss is the answer: `missed` names where the input went.
+ */
+async function confirmed(
+  page: BrowPage,
+  p: Prepared,
+  action: string,
+  watch: RequestWatch,
+  needed: string[],
+  send: (p: Prepared) => Promise<void>,
+): Promise<{ p: Prepared; missed?: string }> {
+  for (let attempt = 0; ; attempt++) {
+    await armPresses(p);
+    await send(p);
+    const r = await pressReport(p, needed);
+    // unreadable: the input took the document away (a link followed), which the effect shows
+    if (!r || r.delivered) return { p };
+    // a second press where a target that left the page was could hit what took its place
+    if (attempt >= 1 || r.gone) {
+      const l = r.landed;
+      const where = l
+        ? `on [${l.role || l.tag}${l.id ? ` ref=${refOfLocal(page, p, l.id, l.role, l.name)}` : ''}]${l.name ? ` "${l.name}"` : ''}`
+        : r.seen > 0
+          ? 'on no element'
+          : 'nowhere: the page received no pointer event';
+      return {
+        p,
+        missed: `The ${action === 'hover' ? 'pointer' : 'press'} landed ${where}, not on the target (${r.missing.join(', ')} missed it${r.gone ? ', and the target has left the page' : ', twice, measured again in between'}); the target did not get it.`,
+      };
+    }
+    await picturesLoaded(page, watch);
+    p = await remeasure(page, p, action, true, true);
+    if (action !== 'hover') {
+      // the pointer onto it first, for what its :hover style asks for (another picture) to arrive
+      await page.raw.mouse.move(p.x, p.y);
+      await twoFrames(p);
+      await picturesLoaded(page, watch);
+      p = await pointerFirst(page, await remeasure(page, p, action, true, true), action);
+    }
+  }
+}
+
+/** What an answer says about a pointer action that brow saw no listener for. */
+const NO_HANDLER = (action: string) =>
+  `No ${action} handler seen on the target; the page may handle it on an ancestor (delegated handlers).`;
+
 export async function click(
   page: BrowPage,
   ref: string,
   opts: { button?: MouseButton; click_count?: number; modifiers?: Modifier[] } = {},
 ): Promise<Effect> {
   let p: Prepared | null = null;
+  const button = opts.button ?? 'left';
+  const count = opts.click_count ?? 1;
+  const what = count === 2 ? 'double click' : 'click';
   return performAction(page, {
     action: 'click',
     ref,
-    run: async () => {
+    run: async ({ watch }) => {
       p = await prepare(page, ref, 'click');
       await pointerReaches(page, p);
       p = await pointerFirst(page, p, 'click');
-      const { x, y } = p;
-      await withModifiers(page, opts.modifiers ?? [], () =>
-        page.raw.mouse.click(x, y, { button: opts.button ?? 'left', count: opts.click_count ?? 1 }),
+      const sent = await confirmed(page, p, 'click', watch, pressTypes(button, count), ({ x, y }) =>
+        withModifiers(page, opts.modifiers ?? [], () => page.raw.mouse.click(x, y, { button, count })),
       );
+      p = sent.p;
+      return {
+        ...(sent.missed ? { missed: sent.missed } : { delivered: `The target received the ${what}.` }),
+        ...(p.unlisted ? { message: NO_HANDLER('click') } : {}),
+      };
     },
     after: stateAfter(page, () => p),
   });
@@ -136,10 +241,17 @@ export async function hover(page: BrowPage, ref: string): Promise<Effect> {
   return performAction(page, {
     action: 'hover',
     ref,
-    run: async () => {
+    run: async ({ watch }) => {
       p = await prepare(page, ref, 'hover');
       await pointerReaches(page, p);
-      await page.raw.mouse.move(p.x, p.y, { steps: 2 });
+      const sent = await confirmed(page, p, 'hover', watch, ['mousemove'], ({ x, y }) =>
+        page.raw.mouse.move(x, y, { steps: 2 }),
+      );
+      p = sent.p;
+      return {
+        ...(sent.missed ? { missed: sent.missed } : { delivered: 'The pointer is on the target.' }),
+        ...(p.unlisted ? { message: NO_HANDLER('hover') } : {}),
+      };
     },
     after: async () => describeTarget(p),
   });
@@ -276,6 +388,7 @@ export async function press(page: BrowPage, key: string, opts: { ref?: string } 
         );
       }
       await withModifiers(page, combo.modifiers as Modifier[], () => page.raw.keyboard.press(combo.key));
+      if (p?.unlisted) return NO_HANDLER('key');
     },
     after: stateAfter(page, () => p),
   });
@@ -338,7 +451,7 @@ export async function check(page: BrowPage, ref: string, checked: boolean): Prom
   return performAction(page, {
     action: 'check',
     ref,
-    run: async () => {
+    run: async ({ watch }) => {
       p = await prepare(page, ref, 'check');
       const now = p.states.includes('checked');
       if (now === checked) return { message: `Already ${checked ? 'checked' : 'unchecked'}.`, noInput: true };
@@ -349,7 +462,11 @@ export async function check(page: BrowPage, ref: string, checked: boolean): Prom
       }
       await pointerReaches(page, p);
       p = await pointerFirst(page, p, 'check');
-      await page.raw.mouse.click(p.x, p.y);
+      const sent = await confirmed(page, p, 'check', watch, pressTypes('left', 1), ({ x, y }) =>
+        page.raw.mouse.click(x, y),
+      );
+      p = sent.p;
+      if (sent.missed) return { missed: sent.missed };
       const d = await readState(page, p);
       if (d && (d.checked === true) !== checked) {
         throw new BrowserError(

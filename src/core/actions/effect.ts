@@ -69,6 +69,16 @@ export interface RunResult {
   /** No input was sent (already in that state): skip the effect window. */
   noInput?: boolean;
   /**
+   * Pointer input that the target was seen to receive ("the target received the click"): with no
+   * visible effect the outcome is no_change and the answer says the input arrived.
+   */
+  delivered?: string;
+  /**
+   * Pointer input that did not reach the target even after measuring again: the outcome is failed,
+   * and this says where it went.
+   */
+  missed?: string;
+  /**
    * The target suggests as one types (a combobox, a searchbox): when the only change is its own
    * value (the echo of the input), keep watching for what the page does with it (suggestions).
    */
@@ -84,8 +94,8 @@ export interface RunResult {
 export interface ActionSpec {
   action: string;
   ref?: string;
-  /** Dispatch the input; may return a message. */
-  run(): Promise<string | void | RunResult>;
+  /** Dispatch the input; may return a message. `watch` records the requests since the action began. */
+  run(ctx: { watch: RequestWatch }): Promise<string | void | RunResult>;
   /** Read the target's state after the action (value, checked). */
   after?(): Promise<TargetState | null>;
   /** After settling: more words for the message (what a drag moved). */
@@ -233,7 +243,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
   let seen: Observed;
   let stopTimers: Promise<void> | undefined;
   try {
-    const ran = await page.raceDialog(spec.run());
+    const ran = await page.raceDialog(spec.run({ watch }));
     if ('value' in ran && ran.value)
       result = typeof ran.value === 'string' ? { message: ran.value } : ran.value;
     settleMs = await settle(page, watch, { quietMs: cfg.settle_quiet_ms, maxMs: cfg.settle_max_ms });
@@ -256,6 +266,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     if (
       (!seen.happened || echo || debounced) &&
       !result.noInput &&
+      !result.missed &&
       cfg.effect_window_ms > 0 &&
       !page.closed &&
       !page.pendingDialog
@@ -289,8 +300,10 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       .map((p) => ({ page_id: p.id, url: p.url(), opener_page_id: p.openerPageId }));
     const dialogs = page.dialogLog.slice(dialogsBefore);
     const downloads = session.downloads.slice(downloadsBefore);
+    // requests that say the page did something (an image or a font loading says nothing: a hover
+    // picture swapped in is not an effect of a click)
     const pending = new Set(watch.pending());
-    const finished = watch.requests.filter((r) => !pending.has(r));
+    const finished = watch.requests.filter((r) => !pending.has(r) && relevantRequest(r));
     const navigation = navigated || page.url() !== fromUrl ? { from: fromUrl, to: page.url() } : null;
     const happened =
       navigation !== null ||
@@ -309,7 +322,8 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     spec.finish && !page.closed && !page.pendingDialog
       ? await spec.finish().catch(() => undefined)
       : undefined;
-  const message = [result.message, fin].filter(Boolean).join(' ');
+  const heard = !seen.happened && !result.missed ? result.delivered : undefined;
+  const message = [result.missed, result.message, fin, heard].filter(Boolean).join(' ');
   const [target] = await Promise.all([
     spec.after && !page.closed && !page.pendingDialog && !navigated ? spec.after().catch(() => null) : null,
     stopTimers,
@@ -327,11 +341,13 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
       resource_type: r.resourceType(),
     };
   });
-  const outcome: Effect['outcome'] = seen.happened
-    ? 'completed'
-    : waited?.busy || watch.pending().some(relevantRequest)
-      ? 'dispatched'
-      : 'no_change';
+  const outcome: Effect['outcome'] = result.missed
+    ? 'failed'
+    : seen.happened
+      ? 'completed'
+      : waited?.busy || watch.pending().some(relevantRequest)
+        ? 'dispatched'
+        : 'no_change';
   // the action's end, with how it went (the console's event rows say it)
   session.events.emit('action', session.id, {
     page_id: page.id,

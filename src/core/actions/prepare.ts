@@ -19,7 +19,20 @@ export interface Prepared extends Located {
   checked?: boolean | 'mixed';
   /** The frame's mutation counter when the element was measured (hover effects show as a change). */
   seq: number;
+  /**
+   * The action is not among the element's allowed_actions, and is tried anyway: brow saw no
+   * listener for it, but a page may handle it on an ancestor (delegated handlers).
+   */
+  unlisted?: boolean;
 }
+
+/**
+ * Actions any visible, enabled element takes whatever its allowed_actions say: listeners delegated
+ * to a root (React, Vue, jQuery's on(type, selector)) are invisible to brow, and keys go to what has
+ * the focus (a menu button's ArrowDown), so allowed_actions is advice for these, and the answer says
+ * when no handler was seen.
+ */
+const POINTER_ADVICE = new Set(['click', 'hover', 'press']);
 
 interface InFrame {
   stale?: 'detached' | 'unknown' | 'navigated';
@@ -48,12 +61,22 @@ interface InFrame {
  * ancestor and wait until its box is stable; then the centre of its visible part and (when `hit`)
  * whether that point lands on it.
  */
-function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Promise<InFrame> {
+function measure(loc: Located, scroll: boolean, hit: boolean, aim = false, stable = false): Promise<InFrame> {
   return withApi(
     loc.frame,
-    (api, key: string, id: number, scrollIt: boolean, checkHit: boolean, aimIt: boolean, waitMs: number) =>
+    (
+      api,
+      key: string,
+      id: number,
+      scrollIt: boolean,
+      checkHit: boolean,
+      aimIt: boolean,
+      waitMs: number,
+      steady: boolean,
+    ) =>
       new Promise<InFrame>((resolve) => {
         const none = { x: 0, y: 0, seq: 0, d: null };
+        let waitedImages = false;
         if (api.docKey !== key) return resolve({ stale: 'navigated', ...none });
         const el = api.element(id);
         // a transition or animation of the element or a box around it (a panel growing open, a menu
@@ -84,6 +107,34 @@ function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Prom
         function start(): void {
           const first = el ? api.visibleBox(id) : null;
           if (!el || !first) return resolve({ stale: api.staleReason(id) ?? 'detached', ...none });
+          // no size yet because its picture is still on its way (an icon drawn by `content: url()`,
+          // an <img> without a size): wait for it (at most ANIMATION_WAIT_MS), then measure
+          if (!waitedImages && (first.box.width === 0 || first.box.height === 0)) {
+            waitedImages = true;
+            const loading: Promise<unknown>[] = [];
+            const url = /url\("([^"]+)"\)/.exec(getComputedStyle(el).content)?.[1];
+            if (url) {
+              const img = new Image();
+              img.src = url;
+              loading.push(img.decode().catch(() => undefined));
+            }
+            for (const img of el.querySelectorAll('img'))
+              if (!img.complete) loading.push(img.decode().catch(() => undefined));
+            if (loading.length > 0) {
+              let again = false;
+              const retry = () => {
+                if (again) return;
+                again = true;
+                requestAnimationFrame(start);
+              };
+              const timer = setTimeout(retry, waitMs);
+              void Promise.all(loading).then(() => {
+                clearTimeout(timer);
+                retry();
+              });
+              return;
+            }
+          }
           const d = api.describe(id);
           const outside = scrollIt && !first.centreVisible;
           if (outside)
@@ -117,7 +168,7 @@ function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Prom
             if (same || ++tries > 5) finish();
             else requestAnimationFrame(check);
           };
-          if (outside) requestAnimationFrame(check);
+          if (outside || steady) requestAnimationFrame(check);
           else finish();
         }
       }),
@@ -127,6 +178,7 @@ function measure(loc: Located, scroll: boolean, hit: boolean, aim = false): Prom
     hit,
     aim,
     ANIMATION_WAIT_MS,
+    stable,
   );
 }
 
@@ -158,14 +210,16 @@ export async function prepare(
 /**
  * Measure a prepared element again without scrolling (after hover effects settled): its point now,
  * and the same checks, so a cover that appeared on hover fails the action instead of taking the press.
+ * `stable`: first wait until its box is the same across two frames (after a press that missed).
  */
 export async function remeasure(
   page: BrowPage,
   p: Prepared,
   action: string | null,
   hit = true,
+  stable = false,
 ): Promise<Prepared> {
-  const res = await measure(p, false, hit, action === 'click');
+  const res = await measure(p, false, hit, action === 'click', stable);
   return checked(page, p, p.entry.ref, action, res);
 }
 
@@ -193,7 +247,9 @@ async function checked(
     );
   }
   const disabled = d.states.includes('disabled');
-  if (action === 'drag' ? disabled : action && !d.actions.includes(action)) {
+  const unlisted = !!action && action !== 'drag' && !d.actions.includes(action);
+  const advisory = unlisted && POINTER_ADVICE.has(action);
+  if (action === 'drag' || advisory ? disabled : unlisted) {
     throw new BrowserError(
       disabled ? 'not_interactable' : 'invalid_request',
       disabled
@@ -236,10 +292,17 @@ async function checked(
     x += ox;
     y += oy;
   }
-  return { entry: loc.entry, frame: loc.frame, x, y, seq: res.seq, ...d };
+  return { entry: loc.entry, frame: loc.frame, x, y, seq: res.seq, ...d, ...(unlisted ? { unlisted } : {}) };
 }
 
-function refOfLocal(page: BrowPage, loc: Located, localId: number, role: string, name: string): string {
+/** The ref of an element of a located element's document, by its local id (made when it has none). */
+export function refOfLocal(
+  page: BrowPage,
+  loc: Located,
+  localId: number,
+  role: string,
+  name: string,
+): string {
   return page.refs.refFor(loc.frame, loc.entry.frameId, loc.entry.docKey, localId, role, name);
 }
 

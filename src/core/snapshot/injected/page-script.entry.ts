@@ -11,6 +11,7 @@ import { elementOf, idOf, staleReasonOf } from './ids.js';
 import { mutationState, observeRoot, outlineStamp } from './mutations.js';
 import { defineProperty, freeze, randomKey, symbolFor } from './natives.js';
 import { installPatches, mayReactToHover, recordTimers, timerDue } from './patches.js';
+import { armPresses, installPressWatch, pressReport } from './press-watch.js';
 import { settleQuiet } from './quiet.js';
 import { composedParent } from './shadow.js';
 import {
@@ -121,6 +122,8 @@ function verifyPatched(docKey: string, opts: WalkOptions, patched: WalkNode[]): 
 
 function install(key: symbol): void {
   const docKey = randomKey();
+  // before the patches: brow's own listeners are not the page's (hover and click records)
+  installPressWatch((type, fn) => addEventListener(type, fn, { capture: true, passive: true }));
   try {
     installPatches();
   } catch {
@@ -158,6 +161,8 @@ function install(key: symbol): void {
     hitTarget: (id, x, y) => hitTarget(id, x, y),
     aimPoint: (id, x, y) => aimPoint(id, x, y),
     visibleBox: (id) => visibleBox(id),
+    armPresses: (id) => armPresses(id),
+    pressReport: (id, needed) => pressReport(id, needed),
     mayReactToHover: () => mayReactToHover(),
     recordTimers: (on) => recordTimers(on),
     timerDue: () => timerDue(),

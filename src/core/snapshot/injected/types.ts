@@ -20,12 +20,15 @@ export interface WalkNode {
   /** Lower and upper bound of a range widget (slider, spinbutton, progressbar…), when known. */
   valueMin?: number;
   valueMax?: number;
-  /** Accessible description (aria-description / aria-describedby), or an unnamed SVG shape's `fill #rrggbb`. */
+  /**
+   * Accessible description (aria-description / aria-describedby, else a title that is not the
+   * name), or an unnamed SVG shape's `fill #rrggbb`.
+   */
   description?: string;
   /** Heading level. */
   level?: number;
   /**
-   * checked, mixed, disabled, expanded, collapsed, selected, focused, required, readonly, pressed,
+   * checked, mixed, disabled, expanded, collapsed, selected, focused, active, required, readonly, pressed,
    * invalid, multiselectable, modal, multiline, focusable, clickable (in this order).
    */
   states: string[];
@@ -112,6 +115,20 @@ export interface HitCover {
 /** Result of hitTarget(). */
 export type HitResult = { ok: true } | { ok: false; cover?: HitCover };
 
+/** Which element took brow's pointer input during an action (press-watch.ts). */
+export interface PressReport {
+  /** Every needed event type reached the element (or a label of it). */
+  delivered: boolean;
+  /** The element has left the document (the input may have removed it). */
+  gone: boolean;
+  /** Trusted pointer events recorded in the frame while armed, on any element. */
+  seen: number;
+  /** Needed event types that did not reach the element. */
+  missing: string[];
+  /** Where the first of those went instead. */
+  landed?: HitCover;
+}
+
 /** The current state of one element, same rules as walk(). */
 export interface DescribeResult {
   role: string;
@@ -157,6 +174,10 @@ export interface BrowPageApi {
   hitTarget(id: number, x: number, y: number): HitResult;
   /** A better point for a click than (x, y), the centre: the part of the element that reacts (hit-target.ts). */
   aimPoint(id: number, x: number, y: number): [number, number] | null;
+  /** Start recording which elements take brow's trusted pointer events aimed at `id` (press-watch.ts). */
+  armPresses(id: number): void;
+  /** Whether the recorded events of each needed type reached the element; stops recording. */
+  pressReport(id: number, needed: string[]): PressReport;
   /** Whether the pointer passing over may change the page through script (hover listeners). */
   mayReactToHover(): boolean;
   /** Start (true) or stop noting the short timers the page sets (while brow types). */
