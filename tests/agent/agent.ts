@@ -307,6 +307,36 @@ export class Agent {
     return this.act('browser_click', { ref: this.actionable(l, 'click').ref }, opts);
   }
 
+  /** The lines nested under `parent` in the last listing (deeper, up to the next line at its depth or above). */
+  inside(parent: Line): Line[] {
+    const out: Line[] = [];
+    for (let i = parent.index + 1; i < this.lines.length && this.lines[i]!.depth > parent.depth; i++)
+      out.push(this.lines[i]!);
+    return out;
+  }
+
+  /** The nearest line above `l` that holds it (less indented) and matches `q`. */
+  enclosing(l: Line, q: Query = {}): Line | undefined {
+    let depth = l.depth;
+    for (let i = l.index - 1; i >= 0 && depth > 0; i--) {
+      const p = this.lines[i]!;
+      if (p.depth >= depth) continue;
+      if (matches(p, q)) return p;
+      depth = p.depth;
+    }
+    return undefined;
+  }
+
+  /** Press a key on a ref (the element is focused first). */
+  press(ref: string | undefined, key: string, opts: ActOptions = { expectChange: true }): Promise<string> {
+    return this.act('browser_press', { ref, key }, opts);
+  }
+
+  /** The line of `ref` in the last listing. */
+  byRef(ref: string | undefined): Line | undefined {
+    return ref ? this.lines.find((l) => l.ref === ref) : undefined;
+  }
+
   /** The complete value of a field, from the data record of its ref in the last listing. */
   recordValue(ref: string): string | undefined {
     const r = this.records.find((x) => x.ref === ref);

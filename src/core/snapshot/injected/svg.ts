@@ -9,11 +9,19 @@ import { namePrefix } from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
 import { idOf } from './ids.js';
 import { computedStyle, mathRound, strIndexOf, table } from './natives.js';
-import { QUIET, explicitRole, implicitRole, roleFlags } from './roles.js';
+import { QUIET, RANGE_ROLE, explicitRole, implicitRole, roleFlags } from './roles.js';
 import type { Emitter } from './select-options.js';
 import { CAP, collapse, hasText } from './text.js';
 import { GONE, visibilityOf } from './visibility.js';
-import { actionsOf, dragSignal, hasPointerSignal, isDragCursor, statesOf } from './widget.js';
+import {
+  actionsOf,
+  dragSignal,
+  hasPointerSignal,
+  isDragCursor,
+  rangeOf,
+  statesOf,
+  valueOf,
+} from './widget.js';
 
 /** What the walker lends: an emitter, and the computed cursor through its per-walk cache. */
 export interface SvgEmitter extends Emitter {
@@ -97,6 +105,16 @@ function visit(w: SvgWalk, parent: Element, depth: number, parentCursor: string)
         dragSignal(c, tag, role, a, 0, ownCursor),
       );
       if (a.keep) node.attrs = a.keep;
+      // a thumb drawn in SVG (role slider, spinbutton…): its value and range, as for any element
+      if (rf & RANGE_ROLE) {
+        const value = valueOf(c, tag, role, a, rf);
+        if (value !== undefined) node.value = value;
+        const range = rangeOf(c, tag, role, a, rf);
+        if (range !== null) {
+          if (range[0] !== undefined) node.valueMin = range[0];
+          if (range[1] !== undefined) node.valueMax = range[1];
+        }
+      }
       if (role === 'generic') node.clickable = true;
       if (!name) node.description = paintOf(c);
       if (!w.out.push(node)) return;

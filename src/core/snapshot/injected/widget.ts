@@ -2,7 +2,7 @@
 import type { Attrs } from './attrs.js';
 import { selectedLabels } from './accname.js';
 import { SafeSet } from './collections.js';
-import { computedStyle, elGetAttribute, elMatches, freeze } from './natives.js';
+import { computedStyle, elGetAttribute, elMatches, freeze, nodeContains } from './natives.js';
 import { hasClickListener, inPressContainer } from './patches.js';
 import { CHECKABLE, CLICK_ROLE, RANGE_ROLE, TEXT_ROLE, roleFlags } from './roles.js';
 import { CELL, FORM_CONTROL, tagFlags } from './tags.js';
@@ -101,6 +101,7 @@ export function statesOf(
   if (a.selected === 'true' || (tag === 'option' && (el as HTMLOptionElement).selected))
     s[s.length] = 'selected';
   if (el === focused) s[s.length] = 'focused';
+  else if (focused !== null && isActiveDescendant(el, a, focused)) s[s.length] = 'active';
   if (
     a.required ||
     ((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required)
@@ -123,6 +124,17 @@ export function statesOf(
   if (a.tabindex !== null && isFocusable(el, tag, role, a, rf)) s[s.length] = 'focusable';
   if (clickable && role === 'generic') s[s.length] = 'clickable';
   return s.length ? s : NO_STATES;
+}
+
+/**
+ * `active`: the option (menu item, tree item, cell) the focused widget names with
+ * aria-activedescendant, where its keys act. Only inside the focused element, so a focus change
+ * re-walks it with the widget.
+ */
+function isActiveDescendant(el: Element, a: Attrs, focused: Element): boolean {
+  const id = a.keep !== null ? a.keep.id : undefined;
+  if (id === undefined || id === '') return false;
+  return elGetAttribute(focused, 'aria-activedescendant') === id && nodeContains(focused, el);
 }
 
 /**
@@ -392,7 +404,12 @@ export function actionsOf(
   else if (disabled) disabled = false; // not a control: nothing to disable
   if (disabled) return actionList(HOVER | SCROLL);
   if (a.draggable || drag || role === 'slider') m |= DRAG | HOVER | SCROLL;
-  // keys go to anything put in the tab order by tabindex (a thumb, a custom button, a pane)
-  if (a.tabindex !== null && (el as HTMLElement).tabIndex >= 0) m |= m & ~SCROLL ? PRESS : PRESS | HOVER;
+  // keys go to anything put in the tab order by tabindex (a thumb, a custom button, a pane), and to
+  // a control or a composite widget given tabindex=-1: focused by script (roving tabindex, a menu
+  // that keeps the focus while aria-activedescendant moves)
+  if (a.tabindex !== null) {
+    if ((el as HTMLElement).tabIndex >= 0) m |= m & ~SCROLL ? PRESS : PRESS | HOVER;
+    else if (m & ~(SCROLL | HOVER) || WIDGET_ROLES[role] === true) m |= PRESS;
+  }
   return actionList(m);
 }
