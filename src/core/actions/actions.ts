@@ -13,6 +13,9 @@ import {
   prepare,
   readState,
   refOfLocal,
+  armPresses,
+  missedText,
+  pressReport,
   remeasure,
   twoFrames,
   type Prepared,
@@ -125,14 +128,6 @@ function pressTypes(button: MouseButton, count: number): string[] {
   return ['mousedown', main, ...(count >= 2 && button === 'left' ? ['dblclick'] : [])];
 }
 
-const armPresses = (p: Prepared) =>
-  withApi(p.frame, (api, id: number) => api.armPresses(id), p.entry.localId).catch(() => undefined);
-
-const pressReport = (p: Prepared, needed: string[]) =>
-  withApi(p.frame, (api, id: number, n: string[]) => api.pressReport(id, n), p.entry.localId, needed).catch(
-    () => null,
-  );
-
 /** The longest a missed press waits for the page's pictures to arrive before trying again. */
 const RELOAD_WAIT_MS = 1000;
 
@@ -180,16 +175,7 @@ async function confirmed(
     if (!r || r.delivered) return { p };
     // a second press where a target that left the page was could hit what took its place
     if (attempt >= 1 || r.gone) {
-      const l = r.landed;
-      const where = l
-        ? `on [${l.role || l.tag}${l.id ? ` ref=${refOfLocal(page, p, l.id, l.role, l.name)}` : ''}]${l.name ? ` "${l.name}"` : ''}`
-        : r.seen > 0
-          ? 'on no element'
-          : 'nowhere: the page received no pointer event';
-      return {
-        p,
-        missed: `The ${action === 'hover' ? 'pointer' : 'press'} landed ${where}, not on the target (${r.missing.join(', ')} missed it${r.gone ? ', and the target has left the page' : ', twice, measured again in between'}); the target did not get it.`,
-      };
+      return { p, missed: missedText(page, p, action, r) };
     }
     await picturesLoaded(page, watch);
     p = await remeasure(page, p, action, true, true);

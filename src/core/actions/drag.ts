@@ -4,7 +4,17 @@ import type { BrowPage } from '../session/page.js';
 import { withApi } from '../snapshot/page-script.js';
 import { performAction, type Effect } from './effect.js';
 import type { Located } from './locate.js';
-import { describeTarget, pointerReaches, prepare, remeasure, twoFrames, type Prepared } from './prepare.js';
+import {
+  armPresses,
+  describeTarget,
+  missedText,
+  pointerReaches,
+  prepare,
+  pressReport,
+  remeasure,
+  twoFrames,
+  type Prepared,
+} from './prepare.js';
 
 /** Where a drag ends: onto another ref, at a viewport point, or by an offset from the source's centre. */
 export interface DragTarget {
@@ -236,7 +246,14 @@ export async function drag(page: BrowPage, ref: string, target: DragTarget | str
       spot = { loc: from, before: await dragSpot(from, true) };
       const m = page.raw.mouse;
       await m.move(from.x, from.y);
+      await armPresses(from);
       await m.down();
+      // a press that another element took would drag that one: let go where it is and say so
+      const r = await pressReport(from, ['mousedown']);
+      if (r && !r.delivered) {
+        await m.up();
+        return { missed: missedText(page, from, 'drag', r, true) };
+      }
       await twoFrames(from);
       // a first small step past the usual drag thresholds, then the path in even steps
       const steps = Math.min(40, Math.max(12, Math.round(dist / 15)));

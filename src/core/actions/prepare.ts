@@ -3,6 +3,7 @@ import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
 import { frameOffset } from '../snapshot/frames.js';
 import { withApi } from '../snapshot/page-script.js';
+import type { PressReport } from '../snapshot/injected/types.js';
 import type { TargetState } from './effect.js';
 import { locate, lookupRef, staleRef, type Located } from './locate.js';
 
@@ -396,3 +397,35 @@ export const twoFrames = (loc: Located) =>
         setTimeout(r, 100);
       }),
   ).catch(() => undefined);
+
+/** Start noting, in the target's document, which elements take the pointer input brow sends. */
+export const armPresses = (p: Prepared) =>
+  withApi(p.frame, (api, id: number) => api.armPresses(id), p.entry.localId).catch(() => undefined);
+
+/** Whether the input noted since armPresses reached the target (`needed`: event types); null: unreadable. */
+export const pressReport = (p: Prepared, needed: string[]) =>
+  withApi(p.frame, (api, id: number, n: string[]) => api.pressReport(id, n), p.entry.localId, needed).catch(
+    () => null,
+  );
+
+/** What an answer says when pointer input missed its target: where it went instead. */
+export function missedText(
+  page: BrowPage,
+  p: Prepared,
+  action: string,
+  r: PressReport,
+  once = false,
+): string {
+  const l = r.landed;
+  const where = l
+    ? `on [${l.role || l.tag}${l.id ? ` ref=${refOfLocal(page, p, l.id, l.role, l.name)}` : ''}]${l.name ? ` "${l.name}"` : ''}`
+    : r.seen > 0
+      ? 'on no element'
+      : 'nowhere: the page received no pointer event';
+  const why = r.gone
+    ? ', and the target has left the page'
+    : once
+      ? ''
+      : ', twice, measured again in between';
+  return `The ${action === 'hover' ? 'pointer' : 'press'} landed ${where}, not on the target (${r.missing.join(', ')} missed it${why}); the target did not get it.`;
+}
