@@ -402,11 +402,19 @@ export const twoFrames = (loc: Located) =>
 export const armPresses = (p: Prepared) =>
   withApi(p.frame, (api, id: number) => api.armPresses(id), p.entry.localId).catch(() => undefined);
 
-/** Whether the input noted since armPresses reached the target (`needed`: event types); null: unreadable. */
+/**
+ * Whether the input noted since armPresses reached the target (`needed`: event types); null when
+ * it cannot be read or the input took the target's document away (a form sent, a link followed):
+ * that navigation is the effect the answer shows.
+ */
 export const pressReport = (p: Prepared, needed: string[]) =>
-  withApi(p.frame, (api, id: number, n: string[]) => api.pressReport(id, n), p.entry.localId, needed).catch(
-    () => null,
-  );
+  withApi(
+    p.frame,
+    (api, key: string, id: number, n: string[]) => (api.docKey === key ? api.pressReport(id, n) : null),
+    p.entry.docKey,
+    p.entry.localId,
+    needed,
+  ).catch(() => null);
 
 /** What an answer says when pointer input missed its target: where it went instead. */
 export function missedText(
