@@ -1,6 +1,7 @@
-/** Accessible names per accname 1.2 and HTML-AAM, matching Chromium (CSS generated content is not included). */
+/** Accessible names per accname 1.2 and HTML-AAM, matching Chromium (CSS generated content included). */
 import { readAttrs, type Attrs } from './attrs.js';
 import { SafeWeakMap } from './collections.js';
+import { generatedText, replacedText, resetQuotes } from './css-content.js';
 import { mutationSeq } from './mutations.js';
 import {
   computedStyle,
@@ -400,19 +401,22 @@ export function computeName(el: Element, tag: string, a: Attrs, role: string, in
 
 // ---- CSS generated content (::before / ::after), which Chromium puts in names from content ----
 
-/** The ::before/::after rules with content of a document or shadow root. */
+/** The rules with content of a document or shadow root: on ::before/::after, or on elements. */
 export interface PseudoRules {
   seq: number;
   sheets: number;
   /**
    * A selector list matching the elements those rules may give generated content (the rules'
-   * selectors without the pseudo-element), or null when unknown: then every element is checked.
+   * selectors without the pseudo-element); null when unknown: then every element is checked; ''
+   * for none.
    */
   subjects: string | null;
+  /** The same for rules setting content on elements themselves (an image there replaces them). */
+  own: string | null;
 }
 
 /** Rules that may apply to any element (a sheet we cannot read, a selector we cannot reduce). */
-export const ANY_PSEUDO: PseudoRules = { seq: -1, sheets: -1, subjects: null };
+export const ANY_PSEUDO: PseudoRules = { seq: -1, sheets: -1, subjects: null, own: null };
 
 /** Marks a cached "no such rules" entry. */
 const NO_SUBJECTS = '\u0000none';
@@ -421,6 +425,8 @@ const pseudoRulesCache = new SafeWeakMap<Node, PseudoRules>();
 
 interface Collected {
   list: string[];
+  /** Selectors of rules with content on elements themselves. */
+  own: string[];
   unknown: boolean;
 }
 
@@ -465,17 +471,22 @@ function splitSelectors(sel: string): string[] {
 function collectRules(rules: CSSRuleList, depth: number, out: Collected): void {
   for (let i = 0; i < rules.length && !out.unknown; i++) {
     const r = rules[i] as CSSStyleRule & { cssRules?: CSSRuleList };
-    const sel = r.selectorText;
-    if (typeof sel === 'string' && (strIndexOf(sel, ':before') >= 0 || strIndexOf(sel, ':after') >= 0)) {
-      const c = r.style?.content;
-      if (c && c !== 'none' && c !== 'normal') {
-        const parts = splitSelectors(sel);
-        for (let k = 0; k < parts.length; k++) {
-          const part = parts[k]!;
-          if (strIndexOf(part, ':before') < 0 && strIndexOf(part, ':after') < 0) continue;
+    // content first: most rules have none, and their selectorText need not be serialized
+    const c = r.style?.content;
+    const sel = c && c !== 'none' && c !== 'normal' ? r.selectorText : undefined;
+    if (typeof sel === 'string') {
+      const parts = splitSelectors(sel);
+      for (let k = 0; k < parts.length; k++) {
+        const part = parts[k]!;
+        if (strIndexOf(part, ':before') >= 0 || strIndexOf(part, ':after') >= 0) {
           const subject = collapse(stripPseudo(part));
           if (strIndexOf(subject, '&') >= 0) out.unknown = true;
           out.list[out.list.length] = subject || '*';
+        } else if (strIndexOf(part, '::') < 0 && strIndexOf(part, ':first-l') < 0) {
+          // content on the element itself (other pseudo-elements, ::marker…, do not name)
+          const subject = collapse(part);
+          if (strIndexOf(subject, '&') >= 0) out.unknown = true;
+          out.own[out.own.length] = subject || '*';
         }
       }
     }
@@ -497,9 +508,21 @@ function collectSheets(sheets: ArrayLike<CSSStyleSheet> | undefined, out: Collec
   }
 }
 
+/** A selector list for elMatches: '' for none, null when it does not parse (check every element). */
+function selectorList(list: string[]): string | null {
+  if (!list.length) return '';
+  const sel = joinNonEmpty(list, ', ');
+  try {
+    elMatches(document.documentElement, sel);
+  } catch {
+    return null;
+  }
+  return sel;
+}
+
 /**
- * The ::before/::after rules with content of a document or shadow root, or null when it has none
- * (cached until the DOM or the sheet list changes). Pages without any pay nothing per element.
+ * The rules with content of a document or shadow root, or null when it has none (cached until
+ * the DOM or the sheet list changes). Pages without any pay nothing per element.
  */
 export function pseudoRulesIn(root: Node): PseudoRules | null {
   if (root.nodeType !== 9 && root.nodeType !== 11) return null;
@@ -508,48 +531,44 @@ export function pseudoRulesIn(root: Node): PseudoRules | null {
   const seq = mutationSeq();
   const hit = pseudoRulesCache.get(root);
   if (hit && hit.seq === seq && hit.sheets === sheets) return hit.subjects === NO_SUBJECTS ? null : hit;
-  const out: Collected = { list: [], unknown: false };
+  const out: Collected = { list: [], own: [], unknown: false };
   collectSheets(r.styleSheets as unknown as CSSStyleSheet[], out);
   collectSheets(r.adoptedStyleSheets, out);
   let rules: PseudoRules | null = null;
-  if (out.unknown) rules = { seq, sheets, subjects: null };
-  else if (out.list.length) {
-    let subjects: string | null = joinNonEmpty(out.list, ', ');
-    try {
-      elMatches(document.documentElement, subjects);
-    } catch {
-      subjects = null; // a selector we cannot reduce: check every element
-    }
-    rules = { seq, sheets, subjects };
-  }
-  pseudoRulesCache.set(root, rules ?? { seq, sheets, subjects: NO_SUBJECTS });
+  if (out.unknown) rules = { seq, sheets, subjects: null, own: null };
+  else if (out.list.length || out.own.length)
+    rules = { seq, sheets, subjects: selectorList(out.list), own: selectorList(out.own) };
+  pseudoRulesCache.set(root, rules ?? { seq, sheets, subjects: NO_SUBJECTS, own: '' });
   return rules;
 }
-/** The text a ::before or ::after pseudo-element adds (its alt text after `/` when given). */
+
+/** The text a ::before or ::after pseudo-element adds (css-content.ts says what counts). */
 function pseudoText(el: Element, which: string): string {
   const cs = computedStyle(el, which);
   const c = cs.content;
-  if (!c || c === 'none' || c === 'normal') return '';
-  let out = '';
-  for (let i = 0; i < c.length; i++) {
-    const ch = c[i]!;
-    if (ch === '/')
-      out = ''; // alternative text follows
-    else if (ch === '"' || ch === "'") {
-      for (i++; i < c.length && c[i] !== ch; i++) {
-        if (c[i] === '\\' && i + 1 < c.length) i++;
-        out += c[i]!;
-      }
-    }
-  }
+  if (!c || c === 'none' || c === 'normal' || cs.display === 'none') return '';
+  const out = generatedText(c, el, cs);
   // a separate word, as the accname tests (WPT comp_name_from_content) expect; Chromium 156 glues
-  // inline generated text to the content
+  // inline generated text to the content. An image alone is a gap.
   return out ? ' ' + out + ' ' : '';
 }
 
-/** Content text with the element's generated ::before and ::after text around it. */
+/** Whether a selector list from pseudoRulesIn may match the element. */
+function mayMatch(el: Element, subjects: string | null): boolean {
+  return subjects === null || (subjects !== '' && elMatches(el, subjects));
+}
+
+/**
+ * Content text with the element's generated ::before and ::after text around it; for an element
+ * that `content: <image>` replaces, only the image's alternative text.
+ */
 export function withPseudo(el: Element, content: string, rules: PseudoRules): string {
-  if (rules.subjects !== null && !elMatches(el, rules.subjects)) return content;
+  if (mayMatch(el, rules.own)) {
+    const alt = replacedText(computedStyle(el).content, el);
+    if (alt !== null) return hasText(alt) ? ' ' + alt + ' ' : '';
+  }
+  if (!mayMatch(el, rules.subjects)) return content;
+  resetQuotes();
   const before = pseudoText(el, '::before');
   const after = pseudoText(el, '::after');
   return before || after ? before + content + after : content;
