@@ -53,8 +53,6 @@ export const KNOWN_DISAGREEMENTS: Record<string, string> = {
   'html#dl': NO_ARIA_ROLE,
   'text#dl': NO_ARIA_ROLE,
   'text#ruby': NO_ARIA_ROLE,
-  'html#caption':
-    'the caption’s text is its table’s name; brow folds it into the table line instead of repeating it',
   'html#lbl-hidden':
     'a display:none <label> gives no text (accname 2A), so HTML-AAM’s next source, title, names the ' +
     'input; Chromium lets the hidden label block the title',

@@ -262,7 +262,9 @@ describe('content', () => {
     const table = find(n, 'table', 'People');
     const i = n.indexOf(table);
     const rows = n.slice(i + 1).filter((x) => x.depth > table.depth);
-    expect(rows.slice(0, 4).map((x) => [x.role, x.name, x.depth - table.depth])).toEqual([
+    expect(rows.slice(0, 5).map((x) => [x.role, x.name, x.depth - table.depth])).toEqual([
+      // the caption has a line (and a ref) of its own, without the words it gives the table
+      ['caption', '', 1],
       ['row', '', 1],
       ['columnheader', 'Name', 2],
       ['columnheader', 'Age', 2],
@@ -273,6 +275,7 @@ describe('content', () => {
     expect(find(n, 'link', '40').depth).toBe(table.depth + 3);
     // the caption names the table and is not repeated
     expect(n.some((x) => x.role === 'text' && x.name === 'People')).toBe(false);
+    expect(n.find((x) => x.role === 'caption')!.text).toBeUndefined();
   });
 
   it('shows images, opaque canvas, scroll containers and closed details', () => {

@@ -51,8 +51,10 @@ export function roleFlags(role: string): number {
     case 'none':
     case 'presentation':
     case 'rowgroup':
-    case 'caption':
       return QUIET;
+    case 'caption':
+      // shown, but its words stay in its table's name when it gives it (see Walker.element)
+      return 0;
     case 'emphasis':
     case 'strong':
     case 'code':
@@ -379,6 +381,13 @@ const GLOBAL_ARIA = tokens(
     'aria-grabbed aria-braillelabel aria-brailleroledescription',
 );
 
+/** A tabindex attribute that makes an element focusable, negative ones too (an integer). */
+function focusableByAttr(tabindex: string | null): boolean {
+  if (tabindex === null) return false;
+  const n = parseIntNative(tabindex, 10);
+  return n === n;
+}
+
 /**
  * Whether role none/presentation yields to the element's own role: it is focusable or carries a
  * global ARIA attribute (the ARIA conflict rule, as Chromium applies it).
@@ -390,7 +399,8 @@ function presentationConflict(el: Element, a: Attrs | null): boolean {
       : elGetAttribute(el, 'aria-label') !== null || elGetAttribute(el, 'aria-labelledby') !== null
   )
     return true;
-  if ((el as HTMLElement).tabIndex >= 0) return true;
+  if ((el as HTMLElement).tabIndex >= 0 || focusableByAttr(a ? a.tabindex : elGetAttribute(el, 'tabindex')))
+    return true;
   for (let i = 0; i < GLOBAL_ARIA.length; i++) if (elGetAttribute(el, GLOBAL_ARIA[i]!) !== null) return true;
   return false;
 }

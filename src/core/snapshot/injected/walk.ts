@@ -328,6 +328,10 @@ export class Walker implements Emitter {
     let parentCur: string | undefined;
     /** A mouse-drag signal found while deciding to emit (see dragSignal). */
     let drag = false;
+    /** The aria-labelledby name computed while deciding to emit ('' when not computed). */
+    let labelled = '';
+    /** Shown for its title alone. */
+    let titled = false;
     const opaque = OPAQUE[tag];
     if (!invisible) {
       if (
@@ -359,6 +363,11 @@ export class Walker implements Emitter {
           else if (parent !== null && hasPressListener(parent)) drag = emit = true;
         }
         if (!emit && a.label !== null && hasText(a.label)) emit = true;
+        // named by aria-labelledby (hidden or not, the element pointed at gives its text)
+        if (!emit && a.labelledby !== null) {
+          labelled = namePrefix(el, tag, a, 'generic');
+          if (labelled) emit = true;
+        }
         if (
           !emit &&
           !contents &&
@@ -368,6 +377,9 @@ export class Walker implements Emitter {
         ) {
           scrollable = emit = true;
         }
+        // a generic element with a tooltip (title): not its name, as in Chromium, but its description
+        if (!emit && !ctx.covered && rawRole === 'generic' && a.title !== null && hasText(a.title))
+          titled = emit = true;
       }
     }
     // What this element gives an ancestor's name from content, when asked.
@@ -375,7 +387,7 @@ export class Walker implements Emitter {
     // Inline text-level semantics (strong, insertion, abbr…) are shown where their text is not
     // already an ancestor's name, and their text keeps flowing in their parent's.
     if (
-      rf & TEXT_LEVEL &&
+      (rf & TEXT_LEVEL || titled) &&
       tf & INLINE &&
       !ctx.covered &&
       !invisible &&
@@ -423,7 +435,7 @@ export class Walker implements Emitter {
     this.flush(ctx);
     ctx.children++;
     const roleF = role === rawRole ? rf : roleFlags(role);
-    const prefix = namePrefix(el, tag, a, role);
+    const prefix = labelled && role === 'generic' ? labelled : namePrefix(el, tag, a, role);
     const fromContent = !prefix && namedFromContent(tag, role, roleF, tf);
     const disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0, tf);
     if (!scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
@@ -505,7 +517,13 @@ export class Walker implements Emitter {
         );
       return given ?? '';
     }
-    const covered = ctx.covered || fromContent || editable || (roleF & CHILDREN_PRESENTATIONAL) !== 0;
+    const covered =
+      ctx.covered ||
+      fromContent ||
+      editable ||
+      (roleF & CHILDREN_PRESENTATIONAL) !== 0 ||
+      // a table's caption line: its words are already the table's name
+      (tag === 'caption' && this.namesParent(el, ctx));
     const inner = this.ctxs.at(ctx.depth + 1, node, covered);
     const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
     const previousGeometry = this.table;
@@ -527,6 +545,7 @@ export class Walker implements Emitter {
     if (this.pseudo && (fromContent || given === null)) content = withPseudo(el, content, this.pseudo);
     if (fromContent) node.name = collapse(content, CAP);
     if (!node.name) node.name = nameSuffix(el, a, role);
+    if (!node.name) titleDescription(node, a);
     if (inner.children === 0) {
       const text = this.ownText(inner);
       if (text) node.text = text;
@@ -563,6 +582,7 @@ export class Walker implements Emitter {
     const content = this.visitChildren(el, tag, tf, ctx, false, cursor, true);
     const text = collapse(content, CAP);
     if (!node.name) node.name = role === 'term' ? text : nameSuffix(el, a, role);
+    if (!node.name) titleDescription(node, a);
     if (text && text !== node.name) node.text = text;
     return given ?? (hasText(content) ? content : recursionTitle(el, a, role));
   }
@@ -590,6 +610,12 @@ export class Walker implements Emitter {
       !p.hasAttribute('aria-labelledby')
     );
   }
+}
+
+/** A title that did not name its element describes it (accname: the description's last source). */
+function titleDescription(node: WalkNode, a: Attrs): void {
+  if (node.description === undefined && a.title !== null && hasText(a.title))
+    node.description = collapse(a.title, CAP);
 }
 
 /** The focused element, through shadow roots. */
