@@ -12,7 +12,6 @@ import {
   pointerReaches,
   prepare,
   readState,
-  refOfLocal,
   armPresses,
   missedText,
   pressReport,
