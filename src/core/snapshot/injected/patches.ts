@@ -277,8 +277,13 @@ export function recordTimers(on: boolean): void {
     timersDue.forEach((_due, id) => timersDue.delete(id));
     framesDue.forEach((_due, id) => framesDue.delete(id));
   }
+  if (!on && recordingTimers) stoppedAt = perfNow();
+  if (on) stoppedAt = Infinity;
   recordingTimers = on;
 }
+
+/** When noting timers last stopped (the last key went in), or Infinity while noting. */
+let stoppedAt = Infinity;
 
 /**
  * When a noted timer last fired: a debounce that fired may have started a request that brow hears
@@ -295,16 +300,23 @@ export function frameDue(): boolean {
 
 /**
  * Whether a timer noted while recording is still due (a debounce that has not fired): its
- * callback has not run, even if its time has passed on a busy page (a few seconds at most).
+ * callback has not run, even if its time has passed on a busy page (a few seconds at most); or one
+ * fired after the keys went in, less than FIRED_ANSWER_MS ago (what it started is still coming).
  */
 export function timerDue(): boolean {
   const now = perfNow();
+  // a debounce that fired after the last key may have started a request brow hears of only a
+  // little later (on a loaded machine, later than the settle's quiet window): still its answer
+  if (timerRanAt > stoppedAt && now - timerRanAt < FIRED_ANSWER_MS) return true;
   let due = false;
   timersDue.forEach((at) => {
     if (at > now - LATE_TIMER_MS) due = true;
   });
   return due;
 }
+
+/** How long after a noted timer fired (after the keys) its answer is still taken as coming. */
+const FIRED_ANSWER_MS = 500;
 
 /** A noted timer whose callback is this late is taken as never coming (a string handler, a frozen page). */
 const LATE_TIMER_MS = 3000;

@@ -182,7 +182,7 @@ export interface BrowPageApi {
   mayReactToHover(): boolean;
   /** Start (true) or stop noting the short timers the page sets (while brow types). */
   recordTimers(on: boolean): void;
-  /** Whether a timer noted while recording is still due (a debounce that has not fired). */
+  /** Whether a timer noted while recording is still due (a debounce that has not fired, or fired just now after the keys). */
   timerDue(): boolean;
   /** Resolves when the DOM is quiet (true) or maxMs passed (false); see quiet.ts for the early end. */
   settleQuiet(quietMs: number, maxMs: number): Promise<boolean>;
