@@ -1,4 +1,5 @@
 /** Progress of a long call: a first line at once, then one every few seconds until stopped. */
+import { unlessAborted } from '../core/deadline.js';
 import { BrowserError } from '../core/errors.js';
 import type { CapabilityContext } from './define.js';
 
@@ -42,15 +43,10 @@ export const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
  */
 export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
-  const fail = (): Error =>
-    signal.reason instanceof BrowserError
-      ? signal.reason
+  const fail = (s: AbortSignal): Error =>
+    s.reason instanceof BrowserError
+      ? s.reason
       : new BrowserError('timeout', 'The call was cancelled: its caller cancelled it or went away.');
-  if (signal.aborted) return Promise.reject(fail());
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(fail());
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([p, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  if (signal.aborted) return Promise.reject(fail(signal));
+  return unlessAborted(p, signal, fail);
 }

@@ -36,18 +36,28 @@ export function settledWithin(work: Promise<unknown>, ms: number): Promise<void>
   );
 }
 
-/** The work's value, or a rejection with the signal's reason as soon as it aborts. */
-export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/**
+ * The work's value, or a rejection as soon as the signal aborts: with `reason(signal)` when given,
+ * else the signal's reason when it is an Error, else a plain cancellation error.
+ */
+export function unlessAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  reason: (signal: AbortSignal) => Error = abortReason,
+): Promise<T> {
   if (!signal) return work;
   let onAbort: () => void = () => undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () =>
-      reject(signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled.'));
+    onAbort = () => reject(reason(signal));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   work.catch(() => undefined);
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled.');
 }
 
 /** Sleep `ms`; ends early (resolving) when the signal aborts. */

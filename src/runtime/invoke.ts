@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { getCapability, capabilities } from '../capabilities/registry.js';
 import { gatesOf, type AnyCapability, type CapabilityContext } from '../capabilities/define.js';
+import { withDeadline } from '../core/deadline.js';
 import { BrowserError, classifyError } from '../core/errors.js';
 import type { PendingEntry } from '../core/replay/log.js';
 import { LOGGED_TOOLS } from '../core/replay/tools.js';
@@ -86,7 +87,6 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   if (!parsed.success) return errorOutcome(describeIssues(cap, parsed.error));
   // a capability that waits for a person by design (a handoff, a pick) says how long it may run
   const limit = Math.max(ctx.core.config.max_timeout_ms, cap.maxRunMs?.(parsed.data) ?? 0) + 15_000;
-  let timer: NodeJS.Timeout | undefined;
   // the handler's signal ends when the caller's does or at invoke's own deadline, so a wait stops
   const ac = new AbortController();
   const onCallerAbort = () => ac.abort(ctx.signal?.reason);
@@ -115,14 +115,12 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
     ...(beginLog ? { enterPage: beginLog } : {}),
   };
   try {
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const e = new BrowserError('timeout', `${name} did not finish within ${limit} ms.`);
-        ac.abort(e);
-        reject(e);
-      }, limit);
+    // at the deadline the handler's signal aborts (so a wait stops) and the call fails
+    const r = await withDeadline(cap.handle(parsed.data, handlerCtx), limit, () => {
+      const e = new BrowserError('timeout', `${name} did not finish within ${limit} ms.`);
+      ac.abort(e);
+      return e;
     });
-    const r = await Promise.race([cap.handle(parsed.data, handlerCtx), deadline]);
     await beginLog?.();
     logged?.end(true, r.data);
     return {
@@ -137,7 +135,6 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
     logged?.end(false, out.data);
     return out;
   } finally {
-    if (timer) clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
