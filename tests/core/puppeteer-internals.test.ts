@@ -3,6 +3,7 @@
  * every accessor against real Chromium, so a puppeteer upgrade that moves one fails here, loudly
  * and by name, instead of somewhere deep in a snapshot or a page record.
  */
+import { Connection } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PuppeteerInternalsChanged,
@@ -11,12 +12,15 @@ import {
   frameIdOf,
   pageClient,
   pageTargetId,
+  parentSession,
   requestInterceptionId,
+  sessionTarget,
   setFrameClient,
   setRequestClient,
   targetIdOf,
   targetInfo,
   targetSession,
+  wrapConnectionSend,
 } from '../../src/core/browser/internals.js';
 import { harness, type Harness } from '../helpers.js';
 
@@ -46,6 +50,26 @@ describe("puppeteer's internals brow relies on", () => {
     const info = targetInfo(target);
     expect(info.url).toBe(raw.url());
     expect(typeof info.title).toBe('string');
+    // a session knows its target, and the session it was attached through
+    expect(sessionTarget(client)).toBe(target);
+    expect(typeof parentSession(client)?.send).toBe('function');
+    // every command goes through Connection._rawSend, which a wrapper can watch
+    const sent: string[] = [];
+    const key = Symbol('brow.test.rawSend');
+    expect(
+      wrapConnectionSend(
+        Connection,
+        key,
+        (original) =>
+          function (this: Connection, callbacks, method, params, sessionId, options) {
+            sent.push(method);
+            return original.call(this, callbacks, method, params, sessionId, options);
+          },
+      ),
+    ).toBe(true);
+    expect(wrapConnectionSend(Connection, key, (original) => original)).toBe(false);
+    await client.send('Runtime.evaluate', { expression: '1' });
+    expect(sent).toContain('Runtime.evaluate');
     // updateClient is there (set the same client back: a no-op)
     setFrameClient(raw.mainFrame(), client);
     const messages: unknown[] = [];
@@ -76,5 +100,10 @@ describe("puppeteer's internals brow relies on", () => {
   it('a missing field fails loudly, naming it', () => {
     expect(() => targetIdOf({})).toThrow(PuppeteerInternalsChanged);
     expect(() => frameIdOf({} as never)).toThrow(/Frame\._id/);
+    expect(() => parentSession({} as never)).toThrow(/CDPSession\.parentSession/);
+    expect(() => sessionTarget({} as never)).toThrow(/CDPSession\.target/);
+    expect(() => wrapConnectionSend({ prototype: {} } as never, Symbol('x'), (o) => o)).toThrow(
+      /Connection\.prototype\._rawSend/,
+    );
   });
 });

@@ -5,7 +5,7 @@
  * renderer). Each accessor checks the field's shape and fails loudly, naming it, when an upgrade
  * moved it: tests/core/puppeteer-internals.test.ts calls every one against real Chromium.
  */
-import type { CDPSession, Frame, HTTPRequest, Page, Target } from 'puppeteer-core';
+import type { CDPSession, Connection, Frame, HTTPRequest, Page, Target } from 'puppeteer-core';
 
 /** A private field or method puppeteer no longer has: an upgrade changed it. */
 export class PuppeteerInternalsChanged extends Error {
@@ -90,4 +90,52 @@ export function requestInterceptionId(req: HTTPRequest): string | undefined {
  */
 export function setRequestClient(req: HTTPRequest, client: CDPSession): void {
   (req as unknown as { client: CDPSession }).client = client;
+}
+
+/**
+ * The target a CDP session belongs to (puppeteer's CdpCDPSession.target()); undefined while the
+ * session has none yet (puppeteer asserts then).
+ */
+export function sessionTarget(session: CDPSession): Target | undefined {
+  const fn = field<() => Target>(session, 'target', 'function', 'CDPSession');
+  try {
+    return fn.call(session);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The session a child session was attached through (puppeteer answers the session itself at the top). */
+export function parentSession(session: CDPSession): CDPSession | undefined {
+  return field<() => CDPSession | undefined>(session, 'parentSession', 'function', 'CDPSession').call(
+    session,
+  );
+}
+
+/** Connection._rawSend: every CDP command of a connection and of its sessions goes through it. */
+export type RawSend = (
+  this: Connection,
+  callbacks: unknown,
+  method: string,
+  params: unknown,
+  sessionId?: string,
+  options?: unknown,
+) => Promise<unknown>;
+
+/**
+ * Wrap the command sender of every puppeteer Connection in this process (pass puppeteer's
+ * `Connection` class): `wrap` gets the original and answers the replacement. Once per `key`: a
+ * second call with the same key (another copy of the module) changes nothing and answers false.
+ */
+export function wrapConnectionSend(
+  connectionClass: { prototype: Connection },
+  key: symbol,
+  wrap: (original: RawSend) => RawSend,
+): boolean {
+  const proto = connectionClass.prototype as unknown as Record<string | symbol, unknown>;
+  if (proto[key]) return false;
+  const original = field<RawSend>(proto, '_rawSend', 'function', 'Connection.prototype');
+  proto._rawSend = wrap(original);
+  proto[key] = true;
+  return true;
 }

@@ -15,6 +15,7 @@ import {
   type CDPSession,
   type Device,
 } from 'puppeteer-core';
+import { pageClient } from '../browser/internals.js';
 import { BrowserError } from '../errors.js';
 import { setThrottle } from '../network/network-control.js';
 import type { BrowPage } from '../session/page.js';
@@ -90,8 +91,7 @@ function applyToChild(child: CDPSession, s: EmulationSettings): Promise<unknown>
  * connection creates them — before puppeteer lets the target run — and update those seen.
  */
 function childSessions(page: BrowPage, s: EmulationSettings, applied: Set<string>): Promise<unknown> {
-  const main = (page.raw as unknown as { _client?: () => CDPSession })._client?.();
-  if (!main) return Promise.resolve();
+  const main = pageClient(page.raw);
   const st = page.state.get(childSlot);
   if (!st.listening) {
     st.listening = true;

@@ -9,6 +9,7 @@
  */
 import { CDPSessionEvent, type CDPSession } from 'puppeteer-core';
 import type { BrowPage } from '../session/page.js';
+import { frameClient, pageClient } from '../browser/internals.js';
 import { originVerdict, type OriginPolicy } from './policy.js';
 
 const BINDING = '__browWsBlocked';
@@ -94,16 +95,14 @@ export async function installWsGuard(page: BrowPage) {
   await page.cdp.send('Runtime.addBinding', { name: BINDING });
   // out-of-process iframes: the binding on puppeteer's session of each (Runtime is enabled there),
   // added as the session attaches so the first document has it
-  const main = (page.raw as unknown as { _client?: () => CDPSession })._client?.();
+  const main = pageClient(page.raw);
   const bindChild = (child: CDPSession) => {
     child.on('Runtime.bindingCalled', onBinding);
     void child.send('Runtime.addBinding', { name: BINDING }).catch(() => undefined);
   };
-  if (main) {
-    main.on(CDPSessionEvent.SessionAttached, bindChild);
-    const children = new Set(page.raw.frames().map((f) => (f as unknown as { client?: CDPSession }).client));
-    for (const c of children) if (c && c !== main && !c.detached) bindChild(c);
-  }
+  main.on(CDPSessionEvent.SessionAttached, bindChild);
+  const children = new Set(page.raw.frames().map((f) => frameClient(f)));
+  for (const c of children) if (c !== main && !c.detached) bindChild(c);
   let scriptId: string | null = null;
   return {
     async update(policy: OriginPolicy | null): Promise<void> {

@@ -1,7 +1,7 @@
 /** The bundled in-page script (built by scripts/build.mjs from ./injected) and how to reach it in a frame. */
 import { readFileSync } from 'node:fs';
 import type { CDPSession, Frame } from 'puppeteer-core';
-import { setFrameClient } from '../browser/internals.js';
+import { frameClient, setFrameClient } from '../browser/internals.js';
 import { oopifSession } from './frames.js';
 import type { BrowPageApi } from './injected/types.js';
 
@@ -20,10 +20,6 @@ export function pageScriptSource(): string {
   return cached;
 }
 
-interface CdpFrameInternals {
-  client: CDPSession;
-}
-
 /**
  * Evaluate an expression in a frame's main world. A frame that is the root of its own target
  * (the main frame, or an out-of-process iframe) is reached with Runtime.evaluate on its target's
@@ -33,8 +29,8 @@ interface CdpFrameInternals {
  */
 export async function evaluateIn(frame: Frame, expression: string): Promise<unknown> {
   const parent = frame.parentFrame();
-  let client: CDPSession | undefined = (frame as unknown as CdpFrameInternals).client;
-  const ownTarget = client && (!parent || (parent as unknown as CdpFrameInternals).client !== client);
+  let client: CDPSession | undefined = frameClient(frame);
+  const ownTarget = !parent || frameClient(parent) !== client;
   if (!ownTarget) {
     // puppeteer can miss that a child frame moved out of process (its Frame keeps the parent's
     // session and waits forever for a context there): an iframe target with the frame's id says so
