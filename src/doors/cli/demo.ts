@@ -32,6 +32,37 @@ document.getElementById('f').addEventListener('submit', (e) => {
 </script>
 </body></html>`;
 
+/** One element of the demo page's outline, as `browser_list_elements` answers it (`data.snapshot.refs`). */
+export interface DemoRef {
+  ref: string;
+  role: string;
+  accessible_name?: string;
+  allowed_actions?: string[];
+}
+
+/**
+ * What `brow serve --demo` suggests trying, from the demo page's outline as it was listed at start:
+ * list the elements, fill the search box, press its button (which adds the results as links). Each
+ * line is a whole shell command; the comment after `#` says what it should answer. The refs are the
+ * outline's own, so the suggestions cannot name an element that does not take the action.
+ */
+export function demoSuggestions(base: string, refs: DemoRef[]): string[] {
+  const pick = (role: string, action: string) =>
+    refs.find((r) => r.role === role && (r.allowed_actions ?? []).includes(action));
+  const box = pick('textbox', 'fill');
+  const button = pick('button', 'click');
+  const call = (tool: string, input: Record<string, unknown>) =>
+    `curl -s -X POST ${base}/v1/tools/${tool} -H 'content-type: application/json' -d '${JSON.stringify(input)}'`;
+  const lines = [`${call('browser_list_elements', {})}   # the outline with its refs`];
+  if (box)
+    lines.push(
+      `${call('browser_fill', { ref: box.ref, value: 'lamp' })}   # types lamp into ${box.accessible_name || 'the search box'}`,
+    );
+  if (box && button)
+    lines.push(`${call('browser_click', { ref: button.ref })}   # searches: the results appear as links`);
+  return lines;
+}
+
 export function demoRoute(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   if (req.method !== 'GET' || url.pathname !== '/demo') return false;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

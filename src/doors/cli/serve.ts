@@ -12,6 +12,7 @@ import { onStopSignals } from '../../runtime/stop-signals.js';
 import { runUntilSignal } from './until-signal.js';
 import { natsUnreachable } from './cluster-cmd.js';
 import { own, UsageError } from './usage-error.js';
+import type { DemoRef } from './demo.js';
 
 /**
  * The door's runtime: a cluster gateway with --nats, else a core in this process. `view` is what
@@ -71,14 +72,19 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
     });
   }
   const { runtime: whole, view: runtime } = await doorRuntime(argv, values.caps, values);
-  const [{ consoleRoute }, { eventsRoute }, { startHttpServer }, { mcpHttpRoute }, { demoRoute }] =
-    await Promise.all([
-      import('../console/routes.js'),
-      import('../http/events-route.js'),
-      import('../http/server.js'),
-      import('../mcp/http.js'),
-      import('./demo.js'),
-    ]);
+  const [
+    { consoleRoute },
+    { eventsRoute },
+    { startHttpServer },
+    { mcpHttpRoute },
+    { demoRoute, demoSuggestions },
+  ] = await Promise.all([
+    import('../console/routes.js'),
+    import('../http/events-route.js'),
+    import('../http/server.js'),
+    import('../mcp/http.js'),
+    import('./demo.js'),
+  ]);
   const mcp = mcpHttpRoute(runtime, { sharedSessions: values['shared-sessions'] });
   const server = await startHttpServer(runtime, {
     host: values.host,
@@ -99,9 +105,19 @@ export async function serveCommand(argv: string[], io: Streams): Promise<number>
   if (values.demo) {
     const opened = await runtime.invoke('browser_open_page', { url: `${server.url}/demo` });
     io.out(`${opened.content}\n`);
+    // the suggestions name the refs the demo page's outline really has (listing again answers the same refs)
+    const listed = opened.ok
+      ? await runtime.invoke('browser_list_elements', {
+          page_id: (opened.data as { page_id: string }).page_id,
+        })
+      : null;
+    const refs = listed?.ok
+      ? ((listed.data as { snapshot?: { refs?: DemoRef[] } }).snapshot?.refs ?? [])
+      : [];
     io.out(
-      `Try:\n  curl -s -X POST ${server.url}/v1/tools/browser_list_elements -H 'content-type: application/json' -d '{}'\n` +
-        `  curl -s -X POST ${server.url}/v1/tools/browser_click -H 'content-type: application/json' -d '{"ref":"e3"}'\n`,
+      `Try:\n${demoSuggestions(server.url, refs)
+        .map((l) => `  ${l}\n`)
+        .join('')}`,
     );
   }
   return runUntilSignal(async () => {
