@@ -78,14 +78,40 @@ describe('actions by ref', () => {
     });
     expect(up.action.outcome).toBe('completed');
 
+    const clickedAt = Date.now();
     const click = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Save') });
+    const clickTook = Date.now() - clickedAt;
     expect(click.action.changes.changed.concat(click.action.changes.added).join('\n')).toContain(
       'saved name=Ada',
     );
     expect(await out(pageId)).toBe(
       'saved name=Ada plan=pro terms=true colour=blue bio=Hi there notes=note text file=avatar.txt pwlen=7',
     );
-    expect(click.action.settle_ms).toBeGreaterThanOrEqual(0);
+    // the settle is part of the call: it cannot have taken longer than the whole call did
+    expect(click.action.settle_ms).toBeLessThanOrEqual(clickTook);
+  });
+
+  it('the settle waits for a change the click set a timer for, and says how long that took', async () => {
+    const DELAY_MS = 40; // under the settle's quiet window (60 ms): the settle, not the effect window, sees it
+    const pageId = await h.open('core/form.html');
+    await h.rt.core.findPage(pageId)!.raw.evaluate((delay: number) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = 'Later';
+      b.addEventListener('click', () =>
+        setTimeout(() => (document.getElementById('out')!.textContent = 'changed later'), delay),
+      );
+      document.body.append(b);
+    }, DELAY_MS);
+    const refs = await h.refs(pageId);
+    const clickedAt = Date.now();
+    const click = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Later') });
+    const clickTook = Date.now() - clickedAt;
+    expect(click.action.outcome).toBe('completed');
+    expect(JSON.stringify(click.action.changes)).toContain('changed later');
+    // the page changed DELAY_MS after the click: a settle that ended sooner could not have seen it
+    expect(click.action.settle_ms).toBeGreaterThanOrEqual(DELAY_MS);
+    expect(click.action.settle_ms).toBeLessThanOrEqual(clickTook);
   });
 
   it('press sends combos to the focus or to a ref', async () => {

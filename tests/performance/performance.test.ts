@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeTrace } from '../../src/core/performance/trace.js';
+import { PAGES_DIR } from '../fixtures/server.js';
 import { harness, refOf, type Harness } from '../helpers.js';
+
+/** How long the fixture server waits before it answers the vitals page. */
+const SERVER_DELAY_MS = 400;
 
 describe('browser_performance', () => {
   let h: Harness;
@@ -13,6 +17,13 @@ describe('browser_performance', () => {
   beforeAll(async () => {
     workspace = mkdtempSync(join(tmpdir(), 'brow-perf-'));
     h = await harness({ workspace_root: workspace, max_sessions: 8 });
+    // the vitals page, its first byte held back SERVER_DELAY_MS: TTFB has a floor it cannot be under
+    h.server.route('/performance/vitals-slow.html', (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(readFileSync(join(PAGES_DIR, 'performance/vitals.html')));
+      }, SERVER_DELAY_MS);
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -20,7 +31,7 @@ describe('browser_performance', () => {
   });
 
   it('measures LCP, CLS, INP of a click through brow, TTFB, FCP and the longest task; saves a trace that parses', async () => {
-    const page = await h.open('performance/vitals.html');
+    const page = await h.open('performance/vitals-slow.html');
     const started = await h.ok('browser_performance', { page_id: page, action: 'start', reload: true });
     expect(started).toMatchObject({ recording: true, reloaded: true });
     // the banner shifts the content once the page has loaded
@@ -40,8 +51,10 @@ describe('browser_performance', () => {
     expect(r.interactions).toBeGreaterThan(0);
     expect(r.inp_ms).toBeGreaterThanOrEqual(150);
     expect(r.inp_note).toMatch(/button#busy/);
-    expect(r.ttfb_ms).toBeGreaterThanOrEqual(0);
+    // the server held the first byte back SERVER_DELAY_MS; the page paints only after its first byte
+    expect(r.ttfb_ms).toBeGreaterThanOrEqual(SERVER_DELAY_MS);
     expect(r.fcp_ms).toBeGreaterThan(0);
+    expect(r.ttfb_ms).toBeLessThanOrEqual(r.fcp_ms);
     expect(r.long_tasks.length).toBeGreaterThan(0);
     expect(r.long_tasks.length).toBeLessThanOrEqual(5);
     // the click's task is among the longest, named by its handler, which ran the 200 ms busy loop
