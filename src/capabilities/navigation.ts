@@ -11,6 +11,7 @@ import {
   timeoutMs,
 } from './common.js';
 import { defineCapability } from './define.js';
+import { scriptStoppedOut } from './pages.js';
 import { heartbeat, seconds, untilAborted } from './progress.js';
 
 export const navigateCap = defineCapability({
@@ -22,7 +23,12 @@ export const navigateCap = defineCapability({
   annotations: { readOnly: false, destructive: true, idempotent: false },
   gates: { handoff: true, dialog: true },
   output: z
-    .looseObject({ page_id: pageIdOut, status: z.number().nullable().describe('HTTP status'), page: pageOut })
+    .looseObject({
+      page_id: pageIdOut,
+      status: z.number().nullable().describe('HTTP status'),
+      page: pageOut,
+      script_stopped: scriptStoppedOut,
+    })
     .describe('Where the page is'),
   positional: ['url'],
   input: z.object({
@@ -40,11 +46,16 @@ export const navigateCap = defineCapability({
       ctx,
       input,
       async (page) => {
-        const { navigate } = await import('../core/session/navigate.js');
+        const { navigate, scriptStopText } = await import('../core/session/navigate.js');
+        const since = Date.now();
         const r = await navigate(page, input.url, input.wait_until, timeoutMs(ctx, input.timeout_ms));
-        const text = r.download
-          ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
-          : `Navigated ${page.id} to ${r.url}${r.title ? ` — ${r.title}` : ''}${r.status ? ` (HTTP ${r.status})` : ''}. Take a fresh snapshot; old refs are stale.`;
+        // the call's watchdog may also have stopped the new document's script (watch: 'free')
+        const stopped = page.scriptStoppedSince(since) ?? r.script_stopped;
+        const text =
+          (r.download
+            ? `The URL was a download: ${r.download.suggested_filename} → ${r.download.path} (${r.download.state}).`
+            : `Navigated ${page.id} to ${r.url}${r.title ? ` — ${r.title}` : ''}${r.status ? ` (HTTP ${r.status})` : ''}. Take a fresh snapshot; old refs are stale.`) +
+          (stopped ? `\n${scriptStopText(stopped)}` : '');
         return {
           text,
           data: {
@@ -52,6 +63,7 @@ export const navigateCap = defineCapability({
             session_id: page.session.id,
             status: r.status,
             ...(r.download ? { download: r.download } : {}),
+            ...(stopped ? { script_stopped: stopped } : {}),
             page: { ...pageRecord(page), title: r.title },
           },
         };
@@ -73,6 +85,7 @@ export const historyCap = defineCapability({
       page_id: pageIdOut,
       url: z.string().describe('URL now'),
       moved: z.boolean().describe('It moved'),
+      script_stopped: scriptStoppedOut,
     })
     .describe('Where the page is'),
   positional: ['action'],
@@ -87,13 +100,23 @@ export const historyCap = defineCapability({
       ctx,
       input,
       async (page) => {
-        const { history } = await import('../core/session/navigate.js');
+        const { history, scriptStopText } = await import('../core/session/navigate.js');
+        const since = Date.now();
         const r = await history(page, input.action, timeoutMs(ctx, input.timeout_ms));
+        const stopped = page.scriptStoppedSince(since) ?? r.script_stopped;
         return {
-          text: r.moved
-            ? `${input.action}: now at ${r.url}`
-            : `${input.action}: the page did not move (${r.url}).`,
-          data: { page_id: page.id, url: r.url, moved: r.moved, title: r.title },
+          text:
+            (r.moved
+              ? `${input.action}: now at ${r.url}`
+              : `${input.action}: the page did not move (${r.url}).`) +
+            (stopped ? `\n${scriptStopText(stopped)}` : ''),
+          data: {
+            page_id: page.id,
+            url: r.url,
+            moved: r.moved,
+            title: r.title,
+            ...(stopped ? { script_stopped: stopped } : {}),
+          },
         };
       },
       { watch: 'free' },

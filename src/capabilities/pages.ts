@@ -26,6 +26,15 @@ async function sessionFor(ctx: CapabilityContext, sessionId?: string): Promise<S
   return mine.pop() ?? ctx.core.startSession({ owner: ctx.owner });
 }
 
+/** brow stopped a page's script during the call (or, in a page record, in its current document). */
+export const scriptStoppedOut = z
+  .looseObject({
+    after_ms: z.number().describe('ms the page had not answered'),
+    reason: z.string().describe('not_yielding | busy_too_long | blocked_navigation'),
+  })
+  .optional()
+  .describe("Set when brow stopped the page's script (it did not yield): page state may be half-updated");
+
 /** What open, activate, close and navigate answer. */
 const pageAnswer = z
   .looseObject({ page_id: pageIdOut, session_id: sessionIdOut, page: pageOut })
@@ -38,7 +47,7 @@ export const openPage = defineCapability({
     'Open a new page (tab) at a URL and wait for it to load (starts a session if none). Returns page_id for later calls.',
   group: 'pages',
   annotations: { readOnly: false, destructive: false, idempotent: false },
-  output: pageAnswer,
+  output: pageAnswer.extend({ script_stopped: scriptStoppedOut }),
   positional: ['url'],
   input: z.object({
     url: z.string().default('about:blank').describe('URL (http, https)'),
@@ -50,7 +59,8 @@ export const openPage = defineCapability({
     timeout_ms: z.number().int().min(1).max(600_000).optional().describe('ms (default 30000)'),
   }),
   async handle(input, ctx) {
-    const { checkUrl, navigate, safeTitle } = await navigation();
+    const { checkUrl, navigate, safeTitle, scriptStopText } = await navigation();
+    const since = Date.now();
     checkUrl(input.url, ctx.core.config.allowed_schemes);
     const session = await sessionFor(ctx, input.session_id);
     const page = await session.openPage();
@@ -72,17 +82,20 @@ export const openPage = defineCapability({
     }
     const title = await safeTitle(page);
     const record = { ...pageRecord(page), title };
+    const stopped = page.scriptStoppedSince(since);
     return {
       text:
         `Opened page ${page.id} in session ${session.id}: ${page.url()}${title ? ` — ${title}` : ''}` +
         (download
           ? `\nThe URL was a download: ${download.suggested_filename} → ${download.path} (${download.state}).`
-          : ''),
+          : '') +
+        (stopped ? `\n${scriptStopText(stopped)}` : ''),
       data: {
         page_id: page.id,
         session_id: session.id,
         status,
         ...(download ? { download } : {}),
+        ...(stopped ? { script_stopped: stopped } : {}),
         page: record,
       },
     };
@@ -95,24 +108,37 @@ export const listPages = defineCapability({
   description: 'List open pages (of one session, or of all yours) to reuse one.',
   group: 'pages',
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  output: z.object({ pages: z.array(pageOut).describe('Pages') }).describe('Pages'),
+  output: z
+    .object({
+      pages: z
+        .array(pageOut.extend({ script_stopped: scriptStoppedOut }))
+        .describe("Pages; readiness is the document's load state (loading until its load event)"),
+    })
+    .describe('Pages'),
   input: z.object({ session_id: sessionIdField }),
   async handle(input, ctx) {
-    const { safeTitle } = await navigation();
+    const { safeTitle, scriptStopText } = await navigation();
     const sessions = input.session_id
       ? [ctx.core.session(input.session_id, ctx.owner)]
       : ctx.core.sessionsVisibleTo(ctx.owner);
     const pages = await Promise.all(
       sessions
         .flatMap((s) => [...s.pages.values()])
-        .map(async (p) => ({ ...pageRecord(p), title: await safeTitle(p, 500) })),
+        .map(async (p) => {
+          const title = await safeTitle(p, 500);
+          const stopped = p.scriptStoppedInDocument();
+          return { ...pageRecord(p), title, ...(stopped ? { script_stopped: stopped } : {}) };
+        }),
     );
     const text =
       pages.length === 0
         ? 'No pages are open.'
         : pages
             .map(
-              (p) => `${p.page_id}${p.active ? ' (active)' : ''}: ${p.url}${p.title ? ` — ${p.title}` : ''}`,
+              (p) =>
+                `${p.page_id}${p.active ? ' (active)' : ''}: ${p.url}${p.title ? ` — ${p.title}` : ''}` +
+                (p.readiness === 'complete' ? '' : ` (${p.readiness})`) +
+                (p.script_stopped ? ` — ${scriptStopText(p.script_stopped)}` : ''),
             )
             .join('\n');
     return { text, data: { pages, ...(input.session_id ? { session_id: input.session_id } : {}) } };

@@ -183,6 +183,15 @@ export const configSchema = z
       .describe(
         'After an action settles with no visible change, how long to keep watching for DOM changes or new requests (then followed until they finish, within the settle bounds) before answering no_change; 0 turns the window off',
       ),
+    script_watchdog_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(120_000)
+      .default(6000)
+      .describe(
+        "How long a page's script may go without yielding during a call before brow stops it so the page answers again; while the page still shows progress (console output, errors, new requests) brow waits on, up to 5× this (at least 15 s)",
+      ),
     screenshot_quality: z
       .number()
       .int()

@@ -3,7 +3,9 @@ import type { Frame, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-cor
 import { BrowserError, classifyError } from '../errors.js';
 import { within } from '../deadline.js';
 import type { DialogRecord } from '../observe/records.js';
-import type { BrowPage } from './page.js';
+import { scriptStopText, type BrowPage, type ScriptStop } from './page.js';
+
+export { scriptStopText, type ScriptStop } from './page.js';
 
 export type WaitUntil = 'commit' | 'domcontentloaded' | 'load' | 'networkidle';
 
@@ -13,6 +15,8 @@ export interface NavigationResult {
   status: number | null;
   /** The navigation turned into a download instead of a page. */
   download?: { suggested_filename: string; path: string; state: string };
+  /** brow stopped a page's script during the navigation (the old document's, or the new one's). */
+  script_stopped?: ScriptStop;
 }
 
 /** Refuse schemes outside the allowlist (about:blank is always allowed). */
@@ -54,6 +58,7 @@ export async function navigate(
   timeoutMs: number,
 ): Promise<NavigationResult> {
   checkUrl(url, page.session.config.allowed_schemes);
+  const since = Date.now();
   page.pendingDialog = null;
   await freeHungScript(page);
   const downloadsBefore = page.session.downloads.length;
@@ -67,29 +72,76 @@ export async function navigate(
     if (e instanceof BrowserError && e.code === 'dialog_blocking') throw e;
     const err = classifyError(e);
     const download = await downloadStarted(page, downloadsBefore);
-    if (download) return { url: page.url(), title: await safeTitle(page), status: null, download };
+    const stopped = page.scriptStoppedSince(since);
+    if (download)
+      return {
+        url: page.url(),
+        title: await safeTitle(page),
+        status: null,
+        download,
+        ...(stopped ? { script_stopped: stopped } : {}),
+      };
     if (err.code === 'timeout') {
-      throw new BrowserError('timeout', `${url} did not reach "${waitUntil}" within ${timeoutMs} ms.`, {
-        hint: 'The page may still be usable: read it, or navigate with wait_until "domcontentloaded".',
-        details: { url, page_id: page.id, current_url: page.url() },
-      });
+      // the page's own script may be what keeps it from loading: say so rather than "may be usable"
+      const hung = !stopped && !page.pendingDialog && !(await page.responsive(500));
+      const state = stopped
+        ? ` ${scriptStopText(stopped)}`
+        : hung
+          ? ` Its script is still running without yielding (the page does not answer); the next call on the page stops it after script_watchdog_ms (${page.session.config.script_watchdog_ms} ms).`
+          : '';
+      throw new BrowserError(
+        'timeout',
+        `${url} did not reach "${waitUntil}" within ${timeoutMs} ms.${state}`,
+        {
+          hint: hung
+            ? 'Call browser_list_elements on the page (brow stops its script and lists what loaded), or navigate elsewhere.'
+            : 'The page may still be usable: read it, or navigate with wait_until "domcontentloaded".',
+          details: {
+            url,
+            page_id: page.id,
+            current_url: page.url(),
+            ...(stopped ? { script_stopped: stopped } : {}),
+            ...(hung ? { script_running: true } : {}),
+          },
+        },
+      );
     }
     const net = /net::ERR_[A-Z_]+/.exec(String((e as Error)?.message ?? e))?.[0];
     if (net) {
-      throw new BrowserError('navigation_failed', `${url} could not be loaded: ${net}.`, {
-        details: { url, net_error: net, page_id: page.id },
-      });
+      throw new BrowserError(
+        'navigation_failed',
+        `${url} could not be loaded: ${net}.${stopped ? ` ${scriptStopText(stopped)}` : ''}`,
+        {
+          details: { url, net_error: net, page_id: page.id, ...(stopped ? { script_stopped: stopped } : {}) },
+        },
+      );
     }
     throw err;
   }
   const status = response?.status() ?? null;
+  const stopped = page.scriptStoppedSince(since);
   if (status !== null && status >= 400) {
-    throw new BrowserError('navigation_failed', `${url} answered HTTP ${status}.`, {
-      hint: 'The error page loaded and stays open: read it with browser_read_page, or navigate elsewhere.',
-      details: { url, status, page_id: page.id, title: await safeTitle(page) },
-    });
+    throw new BrowserError(
+      'navigation_failed',
+      `${url} answered HTTP ${status}.${stopped ? ` ${scriptStopText(stopped)}` : ''}`,
+      {
+        hint: 'The error page loaded and stays open: read it with browser_read_page, or navigate elsewhere.',
+        details: {
+          url,
+          status,
+          page_id: page.id,
+          title: await safeTitle(page),
+          ...(stopped ? { script_stopped: stopped } : {}),
+        },
+      },
+    );
   }
-  return { url: page.url(), title: await safeTitle(page), status };
+  return {
+    url: page.url(),
+    title: await safeTitle(page),
+    status,
+    ...(stopped ? { script_stopped: stopped } : {}),
+  };
 }
 
 /**
@@ -163,8 +215,9 @@ function dialogWhileLoading(page: BrowPage, url: string, d: DialogRecord): Brows
  * script is stopped first.
  */
 async function freeHungScript(page: BrowPage): Promise<void> {
+  const asked = Date.now();
   if (page.pendingDialog || (await page.responsive(1000))) return;
-  await page.terminateScript();
+  await page.stopScript(Date.now() - asked, 'blocked_navigation', 'script_stopped');
 }
 
 export async function safeTitle(page: BrowPage, ms = 1000): Promise<string> {
@@ -182,7 +235,8 @@ export async function history(
   page: BrowPage,
   action: 'back' | 'forward' | 'reload',
   timeoutMs: number,
-): Promise<{ url: string; moved: boolean; title: string }> {
+): Promise<{ url: string; moved: boolean; title: string; script_stopped?: ScriptStop }> {
+  const since = Date.now();
   const before = page.url();
   const gen = page.documentGeneration;
   const opts = { waitUntil: 'domcontentloaded' as const, timeout: timeoutMs };
@@ -198,11 +252,20 @@ export async function history(
     if ('dialog' in raced) throw dialogWhileLoading(page, page.url(), raced.dialog);
   } catch (e) {
     if (e instanceof BrowserError && e.code === 'dialog_blocking') throw e;
-    throw classifyError(e);
+    const err = classifyError(e);
+    const stopped = page.scriptStoppedSince(since);
+    if (!stopped) throw err;
+    throw new BrowserError(err.code, `${err.message} ${scriptStopText(stopped)}`, {
+      hint: err.hint,
+      details: { ...err.details, page_id: page.id, script_stopped: stopped },
+      cause: e,
+    });
   }
+  const stopped = page.scriptStoppedSince(since);
   return {
     url: page.url(),
     moved: page.url() !== before || page.documentGeneration !== gen,
     title: await safeTitle(page),
+    ...(stopped ? { script_stopped: stopped } : {}),
   };
 }

@@ -1,6 +1,6 @@
 /** A page (tab) of a session: its puppeteer Page, lock, refs, records and dialog state. */
 import type { CDPSession, Dialog, Page } from 'puppeteer-core';
-import { frameIdOf, pageTargetId, targetInfo } from '../browser/internals.js';
+import { frameIdOf, pageClient, pageTargetId, targetInfo } from '../browser/internals.js';
 import { BrowserError } from '../errors.js';
 import { newId } from '../ids.js';
 import { observePage } from '../observe/page-observers.js';
@@ -13,6 +13,49 @@ import { keepRequest } from '../read/request-bodies.js';
 import { settledWithin, sleep, within } from '../deadline.js';
 import { StateBag } from '../state-bag.js';
 import type { Session } from './session.js';
+
+/** Why brow stopped a page's script (Runtime.terminateExecution). */
+export type ScriptStopReason =
+  /** It did not yield for script_watchdog_ms and showed no progress. */
+  | 'not_yielding'
+  /** It kept showing progress (console output, errors, requests) without yielding past the hard cap. */
+  | 'busy_too_long'
+  /** It did not yield while brow was leaving the page (navigate, history): it would have held the page there. */
+  | 'blocked_navigation';
+
+/** brow stopped a page's script: what a call answers as `script_stopped`. */
+export interface ScriptStop {
+  /** How long the page had not answered when brow stopped its script (ms). */
+  after_ms: number;
+  reason: ScriptStopReason;
+  /** When (epoch ms). */
+  at: number;
+  /** The document whose script it was (the page's document_generation then) and its URL. */
+  document_generation: number;
+  url: string;
+}
+
+/** The sentence every answer of a call that stopped a page's script carries. */
+export function scriptStopText(stop: ScriptStop): string {
+  const s =
+    stop.after_ms < 10_000 ? (stop.after_ms / 1000).toFixed(1) : String(Math.round(stop.after_ms / 1000));
+  const why =
+    stop.reason === 'busy_too_long'
+      ? 'it did not yield (it kept logging or loading, past the hard cap)'
+      : stop.reason === 'blocked_navigation'
+        ? 'it did not yield, which held the page where it was'
+        : 'it did not yield';
+  return `brow stopped this page's script after ${s} s: ${why}; page state may be half-updated.`;
+}
+
+/** The page events that show a busy renderer is still making progress (its script emits them as it runs). */
+const PROGRESS_EVENTS = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Log.entryAdded',
+  'Network.requestWillBeSent',
+  'Page.lifecycleEvent',
+] as const;
 
 export interface PendingDialog {
   record: DialogRecord;
@@ -56,6 +99,8 @@ export class BrowPage {
   private dialogWaiters = new Set<(d: DialogRecord) => void>();
 
   private scriptId: string | null = null;
+  /** The scripts brow stopped on this page, oldest first (the last few). */
+  readonly scriptStops: ScriptStop[] = [];
 
   constructor(
     readonly session: Session,
@@ -102,6 +147,8 @@ export class BrowPage {
     this.cdp.on('Page.frameNavigated', (e) => {
       if (!e.frame.parentId) {
         this.documentGeneration += 1;
+        // a new document is loading until its own load event, whatever the last one reached
+        this.readiness = 'loading';
         this.pendingDialog = null;
         s.events.emit('navigated', s.id, { page_id: this.id, url: e.frame.url });
       }
@@ -221,9 +268,114 @@ export class BrowPage {
     return within(probe, withinMs, false);
   }
 
+  /**
+   * Has the page's script yielded? Sends one trivial evaluation and waits until it answers, or
+   * until the page has not answered for `limitMs` since `since` (the last time it did). While the
+   * page shows progress (`lastProgress`, from watchProgress: a long but finite task that logs or loads, whose answer
+   * may also queue behind its own events) the wait goes on, until it is quiet for a second or
+   * `hardCapMs(limitMs)` has passed. An abort of `signal` ends it as answered (nothing to stop).
+   */
+  async probe(
+    since: number,
+    limitMs: number,
+    lastProgress: () => number,
+    signal?: AbortSignal,
+  ): Promise<{ answered: true } | { answered: false; silent_ms: number; reason: ScriptStopReason }> {
+    if (this.closed || this.crashed) return { answered: true };
+    let answered = false;
+    const reply = this.cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(
+      () => void (answered = true),
+      () => void (answered = true), // an error is an answer: the renderer is there
+    );
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      if (signal?.aborted) resolve();
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const cap = hardCapMs(limitMs);
+    const quiet = Math.min(PROGRESS_QUIET_MS, limitMs);
+    try {
+      for (;;) {
+        if (answered || signal?.aborted || this.closed || this.crashed) return { answered: true };
+        const now = Date.now();
+        const silent = now - since;
+        let wait: number;
+        if (silent < limitMs) wait = since + limitMs - now;
+        else if (silent >= cap) return { answered: false, silent_ms: silent, reason: 'busy_too_long' };
+        else if (now - lastProgress() < quiet)
+          wait = Math.min(lastProgress() + quiet - now, since + cap - now);
+        else return { answered: false, silent_ms: silent, reason: 'not_yielding' };
+        await within(Promise.race([reply, aborted]), Math.max(wait, 10), undefined);
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Note when the page last showed progress (PROGRESS_EVENTS on its main CDP session) until
+   * disposed: a guarded call listens for its whole length, so a task that began logging before
+   * the watchdog's first probe counts as busy, not hung.
+   */
+  watchProgress(): { last(): number; dispose(): void } {
+    let last = 0;
+    const seen = () => void (last = Date.now());
+    let client: CDPSession | null = null;
+    try {
+      client = pageClient(this.raw);
+    } catch {
+      // puppeteer's internals are checked by their own test; without them, wall time alone decides
+    }
+    for (const e of PROGRESS_EVENTS) client?.on(e, seen);
+    return {
+      last: () => last,
+      dispose: () => {
+        for (const e of PROGRESS_EVENTS) client?.off(e, seen);
+      },
+    };
+  }
+
   /** Stop whatever script the page runs now (a loop that never yields); the page answers again. */
   async terminateScript(): Promise<void> {
     await this.cdp.send('Runtime.terminateExecution').catch(() => undefined);
+  }
+
+  /**
+   * Stop the page's script and keep a record of it (`scriptStops`, the `page-unresponsive` event):
+   * every answer of the call that did so says it.
+   */
+  async stopScript(afterMs: number, reason: ScriptStopReason, action: string): Promise<ScriptStop> {
+    const stop: ScriptStop = {
+      after_ms: Math.round(afterMs),
+      reason,
+      at: Date.now(),
+      document_generation: this.documentGeneration,
+      url: this.url(),
+    };
+    this.scriptStops.push(stop);
+    if (this.scriptStops.length > 5) this.scriptStops.shift();
+    await this.terminateScript();
+    this.session.events.emit('page-unresponsive', this.session.id, {
+      page_id: this.id,
+      url: stop.url,
+      action,
+      after_ms: stop.after_ms,
+      reason,
+    });
+    return stop;
+  }
+
+  /** The last script brow stopped on this page at or after `since` (epoch ms), if any. */
+  scriptStoppedSince(since: number): ScriptStop | undefined {
+    const last = this.scriptStops.at(-1);
+    return last && last.at >= since ? last : undefined;
+  }
+
+  /** The last script brow stopped in the page's current document, if any. */
+  scriptStoppedInDocument(): ScriptStop | undefined {
+    const last = this.scriptStops.at(-1);
+    return last && last.document_generation === this.documentGeneration ? last : undefined;
   }
 
   assertOpen(): void {
@@ -325,43 +477,58 @@ export class BrowPage {
 /** How a call on a page is watched: fail it when the renderer hangs, free the renderer and go on, or not at all. */
 export type Watch = 'fail' | 'free' | 'off';
 
-/** A call runs this long before brow asks whether the renderer still answers. */
-const WATCH_AFTER_MS = 2000;
-/** How long the renderer has to answer a trivial evaluation. */
-const PROBE_MS = 4000;
+/** At most this long between asks whether the renderer still answers (less under a low script_watchdog_ms). */
+const WATCH_EVERY_MS = 2000;
+/** A busy page that showed no progress for this long (or script_watchdog_ms, if lower) is not making any. */
+const PROGRESS_QUIET_MS = 1000;
+
+/** However much progress it shows, a script that does not yield is stopped after this long. */
+export function hardCapMs(limitMs: number): number {
+  return Math.max(5 * limitMs, 15_000);
+}
 
 /**
  * Race a call's work against the renderer crashing, and (unless `off`) against it hanging: while
- * the work runs, brow asks every few seconds whether the page's script answers; a page that does
- * not (and has no dialog open, which also holds its script) gets its script terminated. `fail`
- * then fails the call with a typed timeout (reason page_unresponsive); `free` lets it go on.
+ * the work runs, brow asks every few seconds whether the page's script answers (BrowPage.probe); a
+ * page that has not answered for script_watchdog_ms and shows no progress (and has no dialog open,
+ * which also holds its script) gets its script stopped. `fail` then fails the call with a typed
+ * timeout (reason page_unresponsive); `free` lets it go on, and its answer says it (scriptStops).
  */
 async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise<T> {
   const crash = page.crashedPromise();
   let done = false;
   const stopWatching = new AbortController();
+  const progress = watch === 'off' ? null : page.watchProgress();
   const watcher = async (): Promise<never> => {
-    const started = Date.now();
+    const limit = page.session.config.script_watchdog_ms;
+    const every = Math.min(WATCH_EVERY_MS, Math.round(limit / 3));
+    // the last time the page was known to answer (or not to be held by its own script)
+    let lastAnswer = Date.now();
     for (;;) {
-      await sleep(WATCH_AFTER_MS, stopWatching.signal);
+      await sleep(every, stopWatching.signal);
       if (done) return new Promise<never>(() => undefined);
-      if (page.pendingDialog || page.handoffId) continue;
-      if (await page.responsive(PROBE_MS)) continue;
-      if (done || page.pendingDialog || page.closed || page.crashed) continue;
-      await page.terminateScript();
-      page.session.events.emit('page-unresponsive', page.session.id, {
-        page_id: page.id,
-        url: page.url(),
-        action: watch === 'free' ? 'script_stopped' : 'call_failed',
-      });
+      if (page.pendingDialog || page.handoffId) {
+        lastAnswer = Date.now();
+        continue;
+      }
+      const verdict = await page.probe(lastAnswer, limit, progress?.last ?? (() => 0), stopWatching.signal);
+      if (verdict.answered || done || page.pendingDialog || page.closed || page.crashed) {
+        lastAnswer = Date.now();
+        continue;
+      }
+      const stop = await page.stopScript(
+        verdict.silent_ms,
+        verdict.reason,
+        watch === 'free' ? 'script_stopped' : 'call_failed',
+      );
+      lastAnswer = Date.now();
       if (watch === 'free') continue;
-      const s = Math.round((Date.now() - started) / 1000);
       throw new BrowserError(
         'timeout',
-        `Page ${page.id} stopped answering: its script ran for seconds without yielding (a loop that never ends?). brow stopped that script after ${s} s so the page answers again.`,
+        `Page ${page.id} stopped answering: its script ran without yielding (a loop that never ends?). ${scriptStopText(stop)}`,
         {
-          hint: 'The page may be half-updated: list its elements again, or reload it (browser_history reload) or navigate away.',
-          details: { page_id: page.id, url: page.url(), reason: 'page_unresponsive' },
+          hint: 'List its elements again, or reload it (browser_history reload) or navigate away. A task that is slow but finite may need a higher script_watchdog_ms.',
+          details: { page_id: page.id, url: page.url(), reason: 'page_unresponsive', script_stopped: stop },
         },
       );
     }
@@ -373,6 +540,7 @@ async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise
   } finally {
     done = true;
     stopWatching.abort();
+    progress?.dispose();
     crash.dispose();
   }
 }

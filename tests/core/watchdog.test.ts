@@ -1,0 +1,113 @@
+/**
+ * The watchdog on a page's script (BrowPage.probe, guard in page.ts): a script that never yields is
+ * stopped after config script_watchdog_ms and every answer of the call says so; a long task that
+ * keeps showing progress (console output) is let finish; readiness stays true to the document.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, refOf, type Harness } from '../helpers.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  // low, so a stop takes about a second; the busy page works well past it
+  h = await harness({ script_watchdog_ms: 1000 });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const STOP_TEXT =
+  /brow stopped this page's script after \d+(\.\d)? s: it did not yield; page state may be half-updated/;
+
+describe('a page whose inline script never yields', () => {
+  it('open_page says brow stopped its script; the page then answers a snapshot', async () => {
+    const o = await h.call('browser_open_page', { url: h.server.url('watchdog/never-yields.html') });
+    const data = o.data as any;
+    expect(o.content).toMatch(STOP_TEXT);
+    // the load may or may not come within the call once the script is stopped: either answer says it
+    const pageId = data.page_id ?? data.details?.page_id;
+    const stop = data.script_stopped ?? data.details?.script_stopped;
+    expect(stop?.reason, o.content).toBe('not_yielding');
+    expect(stop.after_ms).toBeGreaterThanOrEqual(1000);
+    expect(stop.after_ms).toBeLessThan(15_000);
+
+    const list = await h.ok('browser_list_elements', { page_id: pageId });
+    expect(list.__content).toContain('Still here');
+
+    // readiness is the document's own, and the listing keeps saying its script was stopped
+    const ready = (await h.ok('browser_evaluate', { page_id: pageId, expression: 'document.readyState' }))
+      .value;
+    const row = (await h.ok('browser_list_pages', {})).pages.find((p: any) => p.page_id === pageId);
+    expect(row.readiness).toBe(ready);
+    expect(row.script_stopped?.reason).toBe('not_yielding');
+  });
+
+  it('a load the call gave up on is not "complete" while the script still runs', async () => {
+    h.rt.core.updateConfig({ script_watchdog_ms: 8000 });
+    try {
+      const o = await h.call('browser_open_page', {
+        url: h.server.url('watchdog/never-yields.html'),
+        timeout_ms: 1500,
+      });
+      const data = o.data as any;
+      expect(o.ok).toBe(false);
+      expect(data.error_code).toBe('timeout');
+      expect(o.content).toMatch(/still running without yielding/);
+      const pageId = data.details?.page_id ?? data.page_id;
+      const listed = await h.ok('browser_list_pages', {});
+      const row = listed.pages.find((p: any) => p.page_id === pageId);
+      expect(row.readiness).not.toBe('complete');
+      expect(listed.__content).toContain(`(${row.readiness})`);
+      h.rt.core.updateConfig({ script_watchdog_ms: 1000 });
+      // the next call stops the script and says so
+      const o2 = await h.call('browser_list_elements', { page_id: pageId });
+      const data2 = o2.data as any;
+      expect(o2.ok).toBe(false);
+      expect(data2.reason ?? data2.details?.reason).toBe('page_unresponsive');
+      expect(o2.content).toMatch(STOP_TEXT);
+      const again = await h.ok('browser_list_elements', { page_id: pageId });
+      expect(again.__content).toContain('Still here');
+    } finally {
+      h.rt.core.updateConfig({ script_watchdog_ms: 1000 });
+    }
+  });
+});
+
+describe('a click', () => {
+  it('whose handler works ~2.5 s past the limit while logging is not stopped, and completes', async () => {
+    const pageId = await h.open('watchdog/busy-click.html?ms=2500');
+    const events: string[] = [];
+    const off = h.rt.subscribe({ types: ['page-unresponsive'] }, (e) => events.push(JSON.stringify(e)));
+    const started = Date.now();
+    const o = await h.call('browser_click', {
+      page_id: pageId,
+      ref: refOf(await h.refs(pageId), 'button', 'Work'),
+    });
+    off();
+    expect(o.ok, o.content).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+    expect(o.content).not.toMatch(/stopped this page's script/);
+    expect(events).toEqual([]);
+    const out = await h.ok('browser_evaluate', {
+      page_id: pageId,
+      expression: "document.getElementById('out').textContent",
+    });
+    expect(out.value).toMatch(/^done after \d+ messages$/);
+  });
+
+  it('into while (true) {} is stopped after the limit and the answer says so', async () => {
+    const pageId = await h.open('watchdog/busy-click.html');
+    const refs = await h.refs(pageId);
+    const o = await h.call('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Spin forever') });
+    const data = o.data as any;
+    expect(o.ok).toBe(false);
+    expect(data.error_code).toBe('timeout');
+    expect(o.content).toMatch(STOP_TEXT);
+    const stop = data.script_stopped ?? data.details?.script_stopped;
+    expect(stop.reason).toBe('not_yielding');
+    expect(stop.after_ms).toBeLessThan(5000);
+    // the page answers again
+    const out = await h.ok('browser_evaluate', { page_id: pageId, expression: '1 + 1' });
+    expect(out.value).toBe(2);
+  });
+});
