@@ -168,7 +168,9 @@ export const stopRecordingCap = defineCapability({
   input: z.object({ page_id: pageIdField, session_id: sessionIdField }),
   async handle(input, ctx) {
     const { endedRecording, recorderOf, stopRecording } = await recorder();
-    const ended = input.page_id ? endedRecording(input.page_id) : undefined;
+    const ended = input.page_id
+      ? endedRecording(ctx.core.sessionsVisibleTo(ctx.owner), input.page_id)
+      : undefined;
     let pending = ended;
     if (!pending) {
       let page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);

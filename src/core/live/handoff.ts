@@ -5,12 +5,14 @@
  * the person's input, the console and confirm calls go through; the agent's actions on the page
  * answer handoff_pending meanwhile (page.handoffId).
  */
-import { visibleTo, type BrowCore } from '../core.js';
+import type { BrowCore } from '../core.js';
 import { BrowserError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
+import type { Session } from '../session/session.js';
 import { diffOutlines, type OutlineDiff } from '../snapshot/diff.js';
 import { takeSnapshot, type Snapshot } from '../snapshot/snapshot.js';
+import { slot } from '../state-bag.js';
 import { liveOf } from './page-live.js';
 
 /** How a handoff ended; `cancelled`: the caller went away or cancelled the call (nobody reads the answer). */
@@ -52,9 +54,19 @@ interface Pending {
   settle(via: HandoffVia | 'closed'): void;
 }
 
-const pending = new Map<string, Pending>();
-/** Recently resolved handoffs, so a late confirm is answered, not refused. */
-const resolved = new Map<string, HandoffVia>();
+/**
+ * A session's handoffs, owned by the session (see state-bag.ts): those pending, and those
+ * recently resolved (the newest 200), so a late confirm is answered, not refused. A session that
+ * stops settles its pending ones.
+ */
+const handoffsSlot = slot(
+  'live.handoffs',
+  () => ({ pending: new Map<string, Pending>(), resolved: new Map<string, HandoffVia>() }),
+  (h) => {
+    for (const p of h.pending.values()) p.settle('closed');
+  },
+);
+const MAX_RESOLVED = 200;
 const MAX_CHANGES = 25;
 
 type CookieKey = string;
@@ -130,6 +142,7 @@ export async function handoff(
     started_at: started,
     timeout_at: started + opts.timeoutMs,
   };
+  const { pending } = session.state.get(handoffsSlot);
   pending.set(id, { info, page, settle });
   const live = liveOf(page);
   const offSignal = live.onSignal((s) => {
@@ -170,7 +183,7 @@ export async function handoff(
 
   const final: HandoffVia = via === 'closed' ? 'timeout' : via;
   let url = before.url;
-  remember(id, final);
+  remember(session, id, final);
   try {
     if (via === 'closed') page.assertOpen();
     // nobody waits for this answer: give the page back at once, without looking at it again
@@ -227,14 +240,26 @@ function cancelledResult(page: BrowPage, id: string, url: string, started: numbe
   };
 }
 
-function remember(id: string, via: HandoffVia): void {
+function remember(session: Session, id: string, via: HandoffVia): void {
+  const { resolved } = session.state.get(handoffsSlot);
   resolved.set(id, via);
-  if (resolved.size > 200) resolved.delete(resolved.keys().next().value as string);
+  if (resolved.size > MAX_RESOLVED) resolved.delete(resolved.keys().next().value as string);
+}
+
+/** The pending handoffs of these sessions whose page is still the core's. */
+function pendingIn(core: BrowCore, sessions: Iterable<Session>): Pending[] {
+  const out: Pending[] = [];
+  for (const s of sessions)
+    for (const p of s.state.peek(handoffsSlot)?.pending.values() ?? [])
+      if (core.findPage(p.page.id) === p.page) out.push(p);
+  return out;
 }
 
 /** Pending handoffs of a core's sessions, oldest first. */
 export function pendingHandoffs(core: BrowCore): PendingHandoff[] {
-  return [...pending.values()].filter((p) => core.findPage(p.page.id) === p.page).map((p) => p.info);
+  return pendingIn(core, core.sessions.values())
+    .map((p) => p.info)
+    .sort((a, b) => a.started_at - b.started_at);
 }
 
 /**
@@ -247,13 +272,16 @@ export function confirmHandoff(
   owner: string | null = null,
 ): { handoff_id: string; resolved: boolean; via?: HandoffVia } {
   if (by.handoff_id) {
-    const p = pending.get(by.handoff_id);
-    if (p && core.findPage(p.page.id) === p.page && visibleTo(p.page.session, owner)) {
+    const visible = core.sessionsVisibleTo(owner);
+    const p = pendingIn(core, visible).find((x) => x.info.handoff_id === by.handoff_id);
+    if (p) {
       p.settle('confirm_call');
       return { handoff_id: by.handoff_id, resolved: true };
     }
-    const via = resolved.get(by.handoff_id);
-    if (via) return { handoff_id: by.handoff_id, resolved: false, via };
+    for (const s of visible) {
+      const via = s.state.peek(handoffsSlot)?.resolved.get(by.handoff_id);
+      if (via) return { handoff_id: by.handoff_id, resolved: false, via };
+    }
     throw new BrowserError('invalid_request', `No handoff ${by.handoff_id} is pending.`, {
       hint: 'Use the handoff_id a browser_handoff call reported, or pass session_id.',
     });
@@ -264,7 +292,7 @@ export function confirmHandoff(
     });
   }
   const session = core.session(by.session_id, owner);
-  const mine = [...pending.values()].filter((p) => p.page.session === session);
+  const mine = [...(session.state.peek(handoffsSlot)?.pending.values() ?? [])];
   if (mine.length !== 1) {
     throw new BrowserError(
       'invalid_request',

@@ -4,7 +4,7 @@
  * the video lasts as long as the wall clock. A slow ffmpeg never slows the page: at most 8
  * frames wait for it, further ticks are dropped and counted.
  */
-import { slot } from '../state-bag.js';
+import { slot, type StateBag } from '../state-bag.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -164,9 +164,9 @@ const recorders = {
 };
 /**
  * Results of recordings that ended with their page, by page id, for a later stop call: the page
- * is gone, so brow keeps them (the newest 100; each is consumed once).
+ * is gone, so its session keeps them (the newest 100; each is consumed once; freed with it).
  */
-const ended = new Map<string, Promise<RecordingResult>>();
+const endedSlot = slot('recorder.ended', () => new Map<string, Promise<RecordingResult>>());
 const MAX_ENDED = 100;
 
 /** The running recording of a page, if any. */
@@ -212,6 +212,7 @@ export async function startRecording(
       recorders.delete(page);
       const done = recorder.stop();
       done.catch(() => undefined);
+      const ended = page.session.state.get(endedSlot);
       ended.set(page.id, done);
       if (ended.size > MAX_ENDED) ended.delete(ended.keys().next().value as string);
     },
@@ -249,11 +250,8 @@ export async function startRecording(
 export async function stopRecording(page: BrowPage): Promise<RecordingResult> {
   const recorder = recorders.get(page);
   if (!recorder) {
-    const done = ended.get(page.id);
-    if (done) {
-      ended.delete(page.id);
-      return done;
-    }
+    const done = takeEnded(page.session.state, page.id);
+    if (done) return done;
     throw new BrowserError('invalid_request', `Page ${page.id} is not being recorded.`, {
       hint: 'Start one with browser_start_recording.',
     });
@@ -265,9 +263,21 @@ export async function stopRecording(page: BrowPage): Promise<RecordingResult> {
   return recorder.stop();
 }
 
-/** A recording that ended with its (now closed) page, by page id; consumed once. */
-export function endedRecording(pageId: string): Promise<RecordingResult> | undefined {
-  const done = ended.get(pageId);
-  if (done) ended.delete(pageId);
+function takeEnded(bag: StateBag, pageId: string): Promise<RecordingResult> | undefined {
+  const ended = bag.peek(endedSlot);
+  const done = ended?.get(pageId);
+  if (done) ended!.delete(pageId);
   return done;
+}
+
+/** A recording that ended with its (now closed) page, by page id, in one of `sessions`; consumed once. */
+export function endedRecording(
+  sessions: Iterable<{ readonly state: StateBag }>,
+  pageId: string,
+): Promise<RecordingResult> | undefined {
+  for (const s of sessions) {
+    const done = takeEnded(s.state, pageId);
+    if (done) return done;
+  }
+  return undefined;
 }

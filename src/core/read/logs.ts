@@ -3,6 +3,7 @@ import { BrowserError } from '../errors.js';
 import type { ConsoleEntry, ConsoleLevel, NetworkEntry } from '../observe/records.js';
 import type { RingBuffer } from '../observe/ring-buffer.js';
 import type { Session } from '../session/session.js';
+import { slot } from '../state-bag.js';
 
 export interface LogQuery {
   /** Only entries of this page; null = every page of the session. */
@@ -52,11 +53,16 @@ interface Mark {
   seq: number;
   carried: Set<number>;
 }
-const watermarks = new WeakMap<RingBuffer<{ seq: number }>, Map<string, Mark>>();
+type LogKind = 'console' | 'network';
+/** A session's watermarks, per log and page ('*': the whole session); owned by the session. */
+const watermarksSlot = slot('read.log-watermarks', () => ({
+  console: new Map<string, Mark>(),
+  network: new Map<string, Mark>(),
+}));
 
 /** The seq reads start after, and the entries carried over the watermark. */
-function watermark(buf: RingBuffer<{ seq: number }>, pageId: string | null): Mark {
-  const marks = watermarks.get(buf);
+function watermark(session: Session, kind: LogKind, pageId: string | null): Mark {
+  const marks = session.state.peek(watermarksSlot)?.[kind];
   const all = marks?.get('*');
   const own = pageId ? marks?.get(pageId) : undefined;
   const seq = Math.max(all?.seq ?? 0, own?.seq ?? 0);
@@ -66,19 +72,19 @@ function watermark(buf: RingBuffer<{ seq: number }>, pageId: string | null): Mar
   return { seq, carried };
 }
 
-function setWatermark(buf: RingBuffer<{ seq: number }>, pageId: string | null, mark: Mark): void {
-  let marks = watermarks.get(buf);
-  if (!marks) watermarks.set(buf, (marks = new Map()));
-  marks.set(pageId ?? '*', mark);
+function setWatermark(session: Session, kind: LogKind, pageId: string | null, mark: Mark): void {
+  session.state.get(watermarksSlot)[kind].set(pageId ?? '*', mark);
 }
 
 function readBuffer<T extends { seq: number; page_id: string }>(
+  session: Session,
+  kind: LogKind,
   buf: RingBuffer<T>,
   q: LogQuery,
   match: (e: T) => boolean,
   underway: (e: T) => boolean = () => false,
 ): LogRead<T> {
-  const mark = watermark(buf, q.pageId);
+  const mark = watermark(session, kind, q.pageId);
   const since = Math.max(q.sinceSeq ?? 0, mark.seq);
   const inScope = (e: T) => q.pageId === null || e.page_id === q.pageId;
   const carried = (e: T) => e.seq <= since && e.seq > (q.sinceSeq ?? 0) && mark.carried.has(e.seq);
@@ -87,7 +93,7 @@ function readBuffer<T extends { seq: number; page_id: string }>(
   const last = buf.lastSeq;
   if (q.clear) {
     const still = buf.read((e) => inScope(e) && underway(e) && (e.seq > since || carried(e)));
-    setWatermark(buf, q.pageId, { seq: last, carried: new Set(still.map((e) => e.seq)) });
+    setWatermark(session, kind, q.pageId, { seq: last, carried: new Set(still.map((e) => e.seq)) });
   }
   return {
     entries,
@@ -130,7 +136,13 @@ export function readConsole(session: Session, q: ConsoleQuery) {
   const re = callerRegex(q.pattern);
   const levelOk = (l: ConsoleLevel) =>
     !q.level || l === q.level || (q.level === 'error' && l === 'exception');
-  const read = readBuffer(session.console, q, (e) => levelOk(e.level) && (!re || re.test(e.text)));
+  const read = readBuffer(
+    session,
+    'console',
+    session.console,
+    q,
+    (e) => levelOk(e.level) && (!re || re.test(e.text)),
+  );
   const r = { ...read, entries: read.entries.map(consoleView) };
   let errors = 0;
   let warnings = 0;
@@ -149,6 +161,8 @@ export interface NetworkQuery extends LogQuery {
 export function readNetwork(session: Session, q: NetworkQuery) {
   const re = callerRegex(q.pattern);
   const read = readBuffer(
+    session,
+    'network',
     session.network,
     q,
     (e) => (!q.failedOnly || e.failed) && (!re || re.test(e.url)),

@@ -2,6 +2,7 @@
 import { BrowserError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
+import { slot } from '../state-bag.js';
 import { sendRacingDialog } from '../scripts/evaluate.js';
 import { readableHtmlInPage } from './page-html.js';
 import { frameOwners } from '../snapshot/frames.js';
@@ -39,8 +40,8 @@ interface StoredRead extends Readable {
   url: string;
 }
 
-/** The latest reading of each page, for cursors. */
-const lastRead = new WeakMap<BrowPage, StoredRead>();
+/** The page's latest reading, for cursors (owned by the page: see state-bag.ts). */
+const lastReadSlot = slot<{ read: StoredRead | null }>('read.last-read', () => ({ read: null }));
 
 /** The most HTML read from a page before conversion (a 45k-node page is about 2 MB). */
 const MAX_HTML_CHARS = 8_000_000;
@@ -95,7 +96,7 @@ export async function readPage(
   let offset = 0;
   if (input.cursor) {
     const [id, at] = input.cursor.split('@');
-    const stored = lastRead.get(page);
+    const stored = page.state.peek(lastReadSlot)?.read;
     offset = Number(at);
     if (
       !stored ||
@@ -115,7 +116,7 @@ export async function readPage(
     read = stored;
   } else {
     read = await readFresh(page, input.scope);
-    lastRead.set(page, read);
+    page.state.get(lastReadSlot).read = read;
   }
   const header = [
     `Page: ${read.title || read.url}`,
