@@ -35,6 +35,29 @@ export default tseslint.config(
     },
   },
   layer(['src/**/*.ts'], ['puppeteer-core', 'puppeteer-core/*'], 'Only src/core may import puppeteer-core.'),
+  // docs/CONTRIBUTING.md: puppeteer's private fields are read only through internals.ts (with
+  // tests/core/contributing-rules.test.ts, which also catches casts of puppeteer objects by type)
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/browser/internals.ts', 'src/core/snapshot/injected/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // one underscore: a private field; MCP's `_meta` is public protocol, and `__name` is
+          // brow's own global in a page (overlay-script.ts)
+          selector: "MemberExpression[property.name=/^_(?!_)/]:not([property.name='_meta'])",
+          message:
+            "An underscore member is someone's private field: read puppeteer's through an accessor in src/core/browser/internals.ts.",
+        },
+        {
+          selector: 'MemberExpression[computed=true][property.value=/^_(?!_)/]',
+          message:
+            "An underscore member is someone's private field: read puppeteer's through an accessor in src/core/browser/internals.ts.",
+        },
+      ],
+    },
+  },
   {
     files: ['src/core/**/*.ts'],
     rules: {
