@@ -118,6 +118,8 @@ export function pageRecord(p: BrowPage) {
     session_id: p.session.id,
     target_id: p.targetId,
     url: p.url(),
+    // the browser's title, no round trip (open, list and navigate put the one they read in its place)
+    title: p.title(),
     state: p.closed
       ? 'closed'
       : p.crashed

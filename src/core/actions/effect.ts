@@ -38,7 +38,7 @@ export interface Effect {
    */
   outcome: 'completed' | 'dispatched' | 'no_change' | 'failed';
   navigation: { from: string; to: string } | null;
-  opened_pages: { page_id: string; url: string; opener_page_id: string | null }[];
+  opened_pages: { page_id: string; url: string; title: string; opener_page_id: string | null }[];
   dialogs: DialogRecord[];
   downloads: DownloadRecord[];
   console_errors: { level: string; text: string }[];
@@ -297,7 +297,7 @@ export async function performAction(page: BrowPage, spec: ActionSpec): Promise<E
     }
     const openedPages = [...session.pages.values()]
       .filter((p) => !pagesBefore.has(p.id))
-      .map((p) => ({ page_id: p.id, url: p.url(), opener_page_id: p.openerPageId }));
+      .map((p) => ({ page_id: p.id, url: p.url(), title: p.title(), opener_page_id: p.openerPageId }));
     const dialogs = page.dialogLog.slice(dialogsBefore);
     const downloads = session.downloads.slice(downloadsBefore);
     // requests that say the page did something (an image or a font loading says nothing: a hover
