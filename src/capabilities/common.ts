@@ -62,11 +62,15 @@ export function onPage<T>(
   opts: { watch?: Watch } = {},
 ): Promise<T> {
   const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
-  return page.exclusive(async () => {
-    passGates(ctx, page.session, page);
-    await ctx.enterPage?.(page);
-    return fn(page);
-  }, opts);
+  // the page's session is in use until the call ends, also when the call named no page
+  const endCall = page.session.beginCall();
+  return page
+    .exclusive(async () => {
+      passGates(ctx, page.session, page);
+      await ctx.enterPage?.(page);
+      return fn(page);
+    }, opts)
+    .finally(endCall);
 }
 
 /**

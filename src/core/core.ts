@@ -329,6 +329,26 @@ export class BrowCore {
     return [...this.sessions.values()].filter((s) => !s.closed && visibleTo(s, owner)).pop() ?? null;
   }
 
+  /**
+   * A call names a session (`session_id`) or a page (`page_id`): that session is in use from now
+   * until the returned function is called (the call's end). Both count as activity, and the session
+   * does not stop for idleness in between. Unknown, ended or invisible ids hold nothing (the call
+   * itself says what is wrong with them).
+   */
+  beginCall(input: unknown, owner: string | null = null): () => void {
+    if (typeof input !== 'object' || input === null) return () => undefined;
+    const { session_id: sid, page_id: pid } = input as { session_id?: unknown; page_id?: unknown };
+    const held = new Set<Session>();
+    const s = typeof sid === 'string' && sid ? this.sessions.get(sid) : undefined;
+    if (s && visibleTo(s, owner)) held.add(s);
+    const p = typeof pid === 'string' && pid ? this.findPage(pid) : null;
+    if (p && visibleTo(p.session, owner)) held.add(p.session);
+    const ends = [...held].map((x) => x.beginCall());
+    return () => {
+      for (const end of ends) end();
+    };
+  }
+
   /** Find a live page anywhere; null when unknown. */
   findPage(pageId: string): BrowPage | null {
     for (const s of this.sessions.values()) {

@@ -83,8 +83,14 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   }
   const tooDeep = nestedDeeperThan(input, MAX_INPUT_DEPTH);
   if (tooDeep) return errorOutcome(tooDeep);
+  // a call naming a session or one of its pages keeps that session alive until it ends (even one
+  // refused as invalid is activity)
+  const endCall = ctx.core.beginCall(input, ctx.owner);
   const parsed = cap.input.safeParse(input ?? {});
-  if (!parsed.success) return errorOutcome(describeIssues(cap, parsed.error));
+  if (!parsed.success) {
+    endCall();
+    return errorOutcome(describeIssues(cap, parsed.error));
+  }
   // a capability that waits for a person by design (a handoff, a pick) says how long it may run
   const limit = Math.max(ctx.core.config.max_timeout_ms, cap.maxRunMs?.(parsed.data) ?? 0) + 15_000;
   // the handler's signal ends when the caller's does or at invoke's own deadline, so a wait stops
@@ -136,5 +142,6 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
     return out;
   } finally {
     ctx.signal?.removeEventListener('abort', onCallerAbort);
+    endCall();
   }
 }

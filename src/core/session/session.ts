@@ -52,6 +52,10 @@ export class Session {
   stopReason: StopReason | null = null;
   dialogPolicy: 'accept' | 'dismiss' | 'report';
   private idleTimer: NodeJS.Timeout | null = null;
+  /** The session stops for idleness at this time (epoch ms) unless a call is in flight then. */
+  private idleUntil = 0;
+  /** Calls naming this session or one of its pages that have not ended (beginCall). */
+  private inFlight = 0;
   private ttlTimer: NodeJS.Timeout | null = null;
   private onStop: (s: Session, reason: StopReason) => void = () => undefined;
   /** Told when a page goes away (closed by a caller, by the page, or with the session). */
@@ -97,12 +101,53 @@ export class Session {
     }
   }
 
-  /** Note activity: resets the idle timer. */
+  /**
+   * Note activity: the session stays at least idle_stop_ms (+ extraMs, a keep-alive's lease) from
+   * now. A lease already further out is kept: a plain call does not cut a keep-alive short.
+   */
   touch(extraMs = 0): void {
-    this.lastUsed = Date.now();
+    const now = Date.now();
+    this.lastUsed = now;
+    this.idleUntil = Math.max(this.idleUntil, now + this.config.idle_stop_ms + extraMs);
+    this.armIdle();
+  }
+
+  /**
+   * A call on this session began: it is activity, and the session does not stop for idleness until
+   * the returned function is called (the call's end, which counts as activity too). Idempotent.
+   */
+  beginCall(): () => void {
+    if (this.closed) return () => undefined;
+    this.inFlight += 1;
+    this.touch();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.inFlight -= 1;
+      if (!this.closed) this.touch();
+    };
+  }
+
+  /** Calls on this session now running (see beginCall). */
+  get callsInFlight(): number {
+    return this.inFlight;
+  }
+
+  private armIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => void this.stop('idle'), this.config.idle_stop_ms + extraMs);
+    this.idleTimer = null;
+    if (this.closed) return;
+    this.idleTimer = setTimeout(() => this.idleCheck(), Math.max(0, this.idleUntil - Date.now()));
     this.idleTimer.unref();
+  }
+
+  /** The idle timer fired: stop only when no call is in flight and the lease has run out. */
+  private idleCheck(): void {
+    this.idleTimer = null;
+    if (this.closed || this.inFlight > 0) return; // the last call's end touches and re-arms
+    if (Date.now() < this.idleUntil) return this.armIdle();
+    void this.stop('idle');
   }
 
   /** Open a new tab in this session. */
@@ -115,6 +160,8 @@ export class Session {
     let page: BrowPage;
     let raw: Page | undefined = existing;
     if (existing) this.opening.add(existing);
+    // a tab brow opens is a call's work: the session does not stop for idleness while it opens
+    const endCall = existing ? null : this.beginCall();
     try {
       // A page of brow's own browser gets a window of its own: a background tab paints no frames,
       // so screenshots and animation-frame waits there would stall. A person's browser gets a tab.
@@ -142,6 +189,7 @@ export class Session {
       throw e;
     } finally {
       if (existing) this.opening.delete(existing);
+      endCall?.();
     }
     this.activePageId = page.id;
     this.events.emit('page-opened', this.id, { page_id: page.id, opener_page_id: page.openerPageId });
