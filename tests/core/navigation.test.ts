@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -66,7 +67,7 @@ describe('navigation', () => {
         page_id: pageId,
         condition: 'text',
         value: text,
-        timeout_ms: 5000,
+        timeout_ms: scaled(5000),
       });
       // the wait is part of the call, and its answer says the figure it reports
       expect(w.waited_ms).toBeLessThanOrEqual(Date.now() - asked);
@@ -86,7 +87,7 @@ describe('navigation', () => {
       page_id: pageId,
       condition: 'text',
       value: 'later',
-      timeout_ms: 5000,
+      timeout_ms: scaled(5000),
     });
     expect(w.waited_ms).toBeGreaterThan(50);
     const t = await h.err('browser_wait', {
@@ -97,7 +98,12 @@ describe('navigation', () => {
     });
     expect(t.code).toBe('timeout');
     expect(t.content).toMatch(/never-there.*saw the text absent/);
-    await h.ok('browser_wait', { page_id: pageId, condition: 'url', value: '*popup.html', timeout_ms: 1000 });
+    await h.ok('browser_wait', {
+      page_id: pageId,
+      condition: 'url',
+      value: '*popup.html',
+      timeout_ms: scaled(1000),
+    });
     const u = await h.err('browser_wait', {
       page_id: pageId,
       condition: 'url',
@@ -110,7 +116,7 @@ describe('navigation', () => {
       condition: 'ref',
       value: fetchBtn,
       state: 'enabled',
-      timeout_ms: 1000,
+      timeout_ms: scaled(1000),
     });
     await page.raw.evaluate(() => document.querySelector('#fetch')!.remove());
     await h.ok('browser_wait', {
@@ -118,7 +124,7 @@ describe('navigation', () => {
       condition: 'ref',
       value: fetchBtn,
       state: 'detached',
-      timeout_ms: 1000,
+      timeout_ms: scaled(1000),
     });
     const tm = await h.ok('browser_wait', { page_id: pageId, condition: 'time', duration_ms: 100 });
     expect(tm.waited_ms).toBeGreaterThanOrEqual(95);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
+import { eventually } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -121,7 +122,17 @@ describe('sessions and pages', () => {
     const h2 = await harness({ idle_stop_ms: 1500 });
     try {
       const s = await h2.ok('browser_start_session', {});
-      await new Promise((r) => setTimeout(r, 2500));
+      const t0 = Date.now();
+      const gone = await eventually(
+        async () =>
+          !(await h2.ok('browser_list_sessions', {})).sessions.some(
+            (x: { session_id: string }) => x.session_id === s.session_id,
+          ),
+        10_000,
+      );
+      expect(gone).toBe(true);
+      // it stopped by itself, and not before it had been idle idle_stop_ms
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1400);
       expect((await h2.err('browser_open_page', { session_id: s.session_id })).code).toBe('session_closed');
     } finally {
       await h2.close();
@@ -134,9 +145,14 @@ describe('sessions and pages', () => {
       const pageId = await h2.open('core/form.html');
       const proc = h2.rt.core.findPage(pageId)!.session.host.browser.process();
       proc?.kill('SIGKILL');
-      await new Promise((r) => setTimeout(r, 500));
-      const e = await h2.err('browser_list_elements', { page_id: pageId });
-      expect(e.code).toBe('browser_crashed');
+      // brow hears of it when the browser's connection drops: wait for that, not a fixed time
+      let code = '';
+      await eventually(async () => {
+        const r = await h2.call('browser_list_elements', { page_id: pageId });
+        code = r.ok ? 'ok' : String((r.data as { error_code?: string }).error_code);
+        return code === 'browser_crashed';
+      }, 10_000);
+      expect(code).toBe('browser_crashed');
       const fresh = await h2.open('core/form.html');
       expect((await h2.ok('browser_list_elements', { page_id: fresh })).__content).toMatch(/Full name/);
     } finally {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES_DIR } from '../fixtures/server.js';
 import { harness, refOf, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 const PASSWORD = 'hunter2-replay';
 let h: Harness;
@@ -115,7 +116,7 @@ describe('replay', () => {
 
   it('a wrong secret fails where the page refuses it: the wait after Sign in', async () => {
     const e = await h.err('browser_replay_script', {
-      script: JSON.stringify({ ...JSON.parse(json), step_timeout_ms: 1000 }),
+      script: JSON.stringify({ ...JSON.parse(json), step_timeout_ms: scaled(1000) }),
       secrets: { BROW_SECRET_1: 'wrong' },
     });
     expect(e.data.step).toBe(5);
@@ -134,7 +135,7 @@ describe('replay', () => {
     renamed = true;
     try {
       const e = await h.err('browser_replay_script', {
-        script: { ...JSON.parse(json), step_timeout_ms: 1000 },
+        script: { ...JSON.parse(json), step_timeout_ms: scaled(1000) },
         secrets: { BROW_SECRET_1: PASSWORD },
       });
       expect(e.code).toBe('ref_not_found');
