@@ -11,7 +11,6 @@ import {
   timeoutMs,
 } from './common.js';
 import { defineCapability } from './define.js';
-import { scriptStoppedOut } from './pages.js';
 import { heartbeat, seconds, untilAborted } from './progress.js';
 
 export const navigateCap = defineCapability({
@@ -27,7 +26,6 @@ export const navigateCap = defineCapability({
       page_id: pageIdOut,
       status: z.number().nullable().describe('HTTP status'),
       page: pageOut,
-      script_stopped: scriptStoppedOut,
     })
     .describe('Where the page is'),
   positional: ['url'],
@@ -85,7 +83,6 @@ export const historyCap = defineCapability({
       page_id: pageIdOut,
       url: z.string().describe('URL now'),
       moved: z.boolean().describe('It moved'),
-      script_stopped: scriptStoppedOut,
     })
     .describe('Where the page is'),
   positional: ['action'],

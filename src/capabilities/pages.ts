@@ -27,14 +27,6 @@ async function sessionFor(ctx: CapabilityContext, sessionId?: string): Promise<S
 }
 
 /** brow stopped a page's script during the call (or, in a page record, in its current document). */
-export const scriptStoppedOut = z
-  .looseObject({
-    after_ms: z.number().describe('ms the page had not answered'),
-    reason: z.string().describe('not_yielding | busy_too_long | blocked_navigation'),
-  })
-  .optional()
-  .describe("Set when brow stopped the page's script (it did not yield): page state may be half-updated");
-
 /** What open, activate, close and navigate answer. */
 const pageAnswer = z
   .looseObject({ page_id: pageIdOut, session_id: sessionIdOut, page: pageOut })
@@ -47,7 +39,7 @@ export const openPage = defineCapability({
     'Open a new page (tab) at a URL and wait for it to load (starts a session if none). Returns page_id for later calls.',
   group: 'pages',
   annotations: { readOnly: false, destructive: false, idempotent: false },
-  output: pageAnswer.extend({ script_stopped: scriptStoppedOut }),
+  output: pageAnswer,
   positional: ['url'],
   input: z.object({
     url: z.string().default('about:blank').describe('URL (http, https)'),
@@ -108,13 +100,7 @@ export const listPages = defineCapability({
   description: 'List open pages (of one session, or of all yours) to reuse one.',
   group: 'pages',
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  output: z
-    .object({
-      pages: z
-        .array(pageOut.extend({ script_stopped: scriptStoppedOut }))
-        .describe("Pages; readiness is the document's load state (loading until its load event)"),
-    })
-    .describe('Pages'),
+  output: z.object({ pages: z.array(pageOut).describe('Pages') }).describe('Pages'),
   input: z.object({ session_id: sessionIdField }),
   async handle(input, ctx) {
     const { safeTitle, scriptStopText } = await navigation();
