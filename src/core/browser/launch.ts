@@ -3,9 +3,10 @@
  * launch runs, so bin/brow.js can load this module early (prespawnChromium) without waiting for it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import type { Browser } from 'puppeteer-core';
+import { sleep, within, withDeadline } from '../deadline.js';
 import { BrowserError } from '../errors.js';
 import { findChrome } from './find-chrome.js';
 import { makeTempProfile, sweepLeftProfiles } from './temp-profiles.js';
@@ -87,17 +88,20 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
     const browser = await connectPrespawned(early, puppeteer, args).catch(() => null);
     if (browser) return afterLaunch(browser);
   }
-  // a temporary profile of brow's naming (not puppeteer's), so that one a killed brow left behind
-  // is found and removed later (temp-profiles.ts)
+  // a temporary directory of brow's naming (not puppeteer's), so that one a killed brow left behind
+  // is found and removed later (temp-profiles.ts): the profile, unless the caller gives one, and
+  // Chromium's own temporary files either way (chromiumTemp)
   let temp: string | null = null;
   try {
     // inside the try: a temp dir that cannot be made (disk full, no rights) is a backend_unavailable too
-    if (!opts.userDataDir) temp = makeTempProfile();
+    temp = makeTempProfile();
+    const profile = opts.userDataDir ?? temp;
     const browser = await puppeteer.launch({
       executablePath: chrome.path,
       headless,
       args,
-      userDataDir: opts.userDataDir ?? temp!,
+      userDataDir: profile,
+      env: chromiumEnv(temp),
       defaultViewport: null,
       protocolTimeout: 60_000,
       handleSIGINT: false,
@@ -108,7 +112,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser>
       // a headless start opens no tab (see browArgs): nothing to wait for
       waitForInitialPage: !headless,
     });
-    return afterLaunch(temp ? removingProfile(browser, temp) : browser);
+    return afterLaunch(removingTemp(browser, temp, profile));
   } catch (e) {
     if (temp) removeDir(temp);
     throw new BrowserError(
@@ -139,12 +143,53 @@ const removeDir = (dir: string) => {
 };
 
 /**
- * puppeteer removes only a profile it made: this one goes once the browser has closed, when its
- * process ends another way (a crash), or when brow exits first (puppeteer kills Chromium then).
+ * Chromium's own temporary files (base::GetTempDir, which reads TMPDIR): the singleton socket's
+ * directory (`org.chromium.Chromium.XXXXXX`, which the profile's SingletonSocket links to) and, with
+ * --disable-dev-shm-usage, its shared-memory files. Chromium removes the socket's directory only when
+ * it shuts down cleanly; a Chromium killed (a close that timed out, brow exiting first) leaves it.
+ * So each launch gets its own TMPDIR inside brow's temporary directory, and removing that removes
+ * them. Not when the socket's path would pass the 107 bytes a Unix socket path may have (a long
+ * TMPDIR): then Chromium keeps the usual one and brow removes the socket's directory (singletonDir).
  */
-function removingProfile(browser: Browser, dir: string): Browser {
+export function chromiumTemp(dir: string): string | null {
+  const tmp = join(dir, 't');
+  return Buffer.byteLength(join(tmp, 'org.chromium.Chromium.XXXXXX', 'SingletonSocket')) <= 107 ? tmp : null;
+}
+
+/** The environment Chromium runs in: brow's, with TMPDIR in `dir` (chromiumTemp), made here. */
+function chromiumEnv(dir: string): NodeJS.ProcessEnv {
+  const tmp = chromiumTemp(dir);
+  if (!tmp) return process.env;
+  mkdirSync(tmp, { recursive: true });
+  return { ...process.env, TMPDIR: tmp };
+}
+
+/**
+ * The singleton socket's directory a profile's SingletonSocket links to, when Chromium made it
+ * outside brow's temporary directory (see chromiumTemp). Read while Chromium runs: a Chromium
+ * killed while it shuts down may have removed the link but not yet the directory.
+ */
+function singletonDir(profile: string, own: string): string | null {
+  let target: string;
+  try {
+    target = readlinkSync(join(profile, 'SingletonSocket'));
+  } catch {
+    return null; // no link (yet, or any more)
+  }
+  const dir = dirname(target);
+  return basename(dir).startsWith('org.chromium.Chromium.') && !dir.startsWith(own + sep) ? dir : null;
+}
+
+/**
+ * puppeteer removes only a profile it made: brow's temporary directory (the profile, or Chromium's
+ * TMPDIR beside a caller's profile) goes once the browser has closed, when its process ends
+ * another way (a crash), or when brow exits first (puppeteer kills Chromium then).
+ */
+function removingTemp(browser: Browser, dir: string, profile: string): Browser {
+  const singleton = singletonDir(profile, dir);
   const remove = () => {
     process.removeListener('exit', remove);
+    if (singleton) removeDir(singleton);
     removeDir(dir);
   };
   process.once('exit', remove);
@@ -295,18 +340,25 @@ export function prespawnChromium(opts: {
   const args = puppeteerArgs(headless, own);
   let dataDir: string;
   let child: ChildProcess;
+  let env: NodeJS.ProcessEnv;
   try {
     dataDir = makeTempProfile();
+    env = chromiumEnv(dataDir);
   } catch {
     return false;
   }
-  const removeProfile = () => removeDir(dataDir);
+  let singleton: string | null = null;
+  const removeProfile = () => {
+    singleton ??= singletonDir(dataDir, dataDir);
+    if (singleton) removeDir(singleton);
+    removeDir(dataDir);
+  };
   try {
     child = spawn(found.path, [...args, `--user-data-dir=${dataDir}`], {
       detached: process.platform !== 'win32',
       // fds 3 and 4 are the debugging pipe: held, never written, so Chromium ends with this process
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-      env: process.env,
+      env,
     });
   } catch {
     removeProfile();
@@ -363,6 +415,7 @@ export function prespawnChromium(opts: {
       const m = /^DevTools listening on (ws:\/\/.*)$/m.exec(seen);
       if (m) {
         found = true;
+        singleton = singletonDir(dataDir, dataDir);
         resolve(m[1]!.trim());
       }
     });
@@ -420,10 +473,7 @@ async function connectPrespawned(
   let browser: Browser | null = null;
   try {
     if (!same) throw new Error('launch arguments changed');
-    const ws = await Promise.race([
-      entry.endpoint,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 30_000).unref()),
-    ]);
+    const ws = await withDeadline(entry.endpoint, 30_000, () => new Error('timeout'));
     browser = await puppeteer.connect({
       browserWSEndpoint: ws,
       defaultViewport: null,
@@ -437,9 +487,14 @@ async function connectPrespawned(
   const close = browser.close.bind(browser);
   browser.close = async () => {
     await close().catch(() => undefined);
-    const timer = setTimeout(() => entry.discard(), 5000);
+    // killed when it has not exited 5 s after the close
+    const ended = await within(
+      entry.exited.then(() => true),
+      5000,
+      false,
+    );
+    if (!ended) entry.discard();
     await entry.exited;
-    clearTimeout(timer);
   };
   browser.process = () => entry.child;
   return browser;
@@ -467,6 +522,6 @@ export async function browserEndpoint(browser: Browser, waitMs = 10_000): Promis
       // not written yet
     }
     if (Date.now() > deadline) throw new Error(`Chromium did not write ${PORT_FILE} in ${dirArg}.`);
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
 }
