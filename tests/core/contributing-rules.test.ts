@@ -241,10 +241,7 @@ describe("puppeteer's internals (CONTRIBUTING: read only through internals.ts)",
  * Functions that still race a timer by hand, with the owner's plan. Empty when they are fixed;
  * the test fails on an entry that no longer races a timer, so the list only shrinks.
  */
-const RACES_TO_FIX: Record<string, string> = {
-  'src/core/browser/launch.ts connectPrespawned':
-    'TODO(launch.ts owner): the prespawned endpoint wait becomes withDeadline (issue 34)',
-};
+const RACES_TO_FIX: Record<string, string> = {};
 
 function isCall(n: ts.Node, name: string): n is ts.CallExpression {
   if (!ts.isCallExpression(n)) return false;
