@@ -136,7 +136,7 @@ export function pageRecord(p: BrowPage) {
     active: p.session.activePageId === p.id,
     opener_page_id: p.openerPageId,
     document_generation: p.documentGeneration,
-    expires_at: p.session.lastUsed + p.session.config.idle_stop_ms,
+    expires_at: p.session.expiresAt,
     readiness: p.readiness,
     redirect_chain: p.redirectChain,
     resource_warning: resourceWarning(p),

@@ -44,7 +44,7 @@ function scopeOf(
   }
   const session: Session | null = input.session_id
     ? ctx.core.session(input.session_id, ctx.owner)
-    : ctx.core.defaultSession();
+    : ctx.core.defaultSession(ctx.owner);
   if (!session) {
     throw new BrowserError('session_not_found', 'No session is running, so nothing was recorded.', {
       hint: 'Open a page with browser_open_page first.',

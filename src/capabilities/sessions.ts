@@ -26,7 +26,7 @@ export function sessionRecord(s: Session) {
     ...(s.options.profileDir ? { user_data_dir: s.options.profileDir } : {}),
     created_at: s.createdAt,
     last_used_at: s.lastUsed,
-    expires_at: s.lastUsed + s.config.idle_stop_ms,
+    expires_at: s.expiresAt,
     page_ids: [...s.pages.keys()],
     url: active?.url() ?? 'about:blank',
     console_entries: s.console.size,
@@ -158,7 +158,7 @@ export const keepAlive = defineCapability({
     const page = ctx.core.resolvePage(input.page_id, input.session_id, ctx.owner);
     const extra = Math.max(0, input.seconds * 1000 - ctx.core.config.idle_stop_ms);
     page.session.touch(extra);
-    const expires = Date.now() + Math.max(input.seconds * 1000, ctx.core.config.idle_stop_ms);
+    const expires = page.session.expiresAt; // the ttl, when it comes first, ends it sooner
     return {
       text: `Page ${page.id} stays alive until ${new Date(expires).toISOString()}.`,
       data: { page_id: page.id, session_id: page.session.id, expires_at: expires },

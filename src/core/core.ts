@@ -332,12 +332,20 @@ export class BrowCore {
   /**
    * A call names a session (`session_id`) or a page (`page_id`): that session is in use from now
    * until the returned function is called (the call's end). Both count as activity, and the session
-   * does not stop for idleness in between. Unknown, ended or invisible ids hold nothing (the call
-   * itself says what is wrong with them).
+   * does not stop for idleness in between. A call naming neither holds the caller's default session
+   * (the one it falls back to) without counting as activity unless it uses it. Unknown, ended or
+   * invisible ids hold nothing (the call itself says what is wrong with them).
    */
   beginCall(input: unknown, owner: string | null = null): () => void {
-    if (typeof input !== 'object' || input === null) return () => undefined;
-    const { session_id: sid, page_id: pid } = input as { session_id?: unknown; page_id?: unknown };
+    const { session_id: sid, page_id: pid } = (typeof input === 'object' && input !== null ? input : {}) as {
+      session_id?: unknown;
+      page_id?: unknown;
+    };
+    const named = (typeof sid === 'string' && sid !== '') || (typeof pid === 'string' && pid !== '');
+    if (!named) {
+      const fallback = this.defaultSession(owner);
+      return fallback ? fallback.beginCall({ touch: false }) : () => undefined;
+    }
     const held = new Set<Session>();
     const s = typeof sid === 'string' && sid ? this.sessions.get(sid) : undefined;
     if (s && visibleTo(s, owner)) held.add(s);

@@ -57,6 +57,8 @@ export class Session {
   /** Calls naming this session or one of its pages that have not ended (beginCall). */
   private inFlight = 0;
   private ttlTimer: NodeJS.Timeout | null = null;
+  /** When the ttl stops the session (epoch ms), if it has one. */
+  private ttlEndsAt = 0;
   private onStop: (s: Session, reason: StopReason) => void = () => undefined;
   /** Told when a page goes away (closed by a caller, by the page, or with the session). */
   onPageGone: (pageId: string, why: PageGoneReason) => void = () => undefined;
@@ -96,6 +98,7 @@ export class Session {
     this.onStop = onStop;
     this.touch();
     if (this.options.ttlMs) {
+      this.ttlEndsAt = Date.now() + this.options.ttlMs;
       this.ttlTimer = setTimeout(() => void this.stop('ttl'), this.options.ttlMs);
       this.ttlTimer.unref();
     }
@@ -113,20 +116,37 @@ export class Session {
   }
 
   /**
-   * A call on this session began: it is activity, and the session does not stop for idleness until
-   * the returned function is called (the call's end, which counts as activity too). Idempotent.
+   * A call on this session began: the session does not stop for idleness until the returned function
+   * is called (the call's end). A call that names the session or one of its pages is activity at its
+   * start and at its end; one that only falls back to it (`touch: false`, a call naming no session)
+   * counts as activity at its end only if it used the session meanwhile (resolving a page touches it).
+   * Idempotent.
    */
-  beginCall(): () => void {
+  beginCall(opts: { touch?: boolean } = {}): () => void {
     if (this.closed) return () => undefined;
+    const touch = opts.touch ?? true;
+    const usedBefore = this.lastUsed;
     this.inFlight += 1;
-    this.touch();
+    if (touch) this.touch();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.inFlight -= 1;
-      if (!this.closed) this.touch();
+      if (this.closed) return;
+      if (touch || this.lastUsed !== usedBefore) this.touch();
+      else if (this.inFlight === 0) this.idleCheck(); // the idle check it held back, now (a timer could lose to the next call)
     };
+  }
+
+  /**
+   * When the session ends if no call comes (epoch ms): its idle lease (a keep-alive's included), held
+   * at least idle_stop_ms past now while a call is in flight, and never later than its ttl.
+   */
+  get expiresAt(): number {
+    const idle =
+      this.inFlight > 0 ? Math.max(this.idleUntil, Date.now() + this.config.idle_stop_ms) : this.idleUntil;
+    return this.ttlEndsAt ? Math.min(idle, this.ttlEndsAt) : idle;
   }
 
   /** Calls on this session now running (see beginCall). */
