@@ -11,6 +11,10 @@ export const attachSession = defineCapability({
   description:
     'Bind a session to a running Chrome over CDP: a fresh tab, or adopt one by URL substring. Stopping closes only a tab brow opened. Needs allow_attach.',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
+  placement: 'place',
   annotations: { readOnly: false, destructive: false, idempotent: false },
   output: z
     .looseObject({
@@ -54,6 +58,10 @@ export const listTabs = defineCapability({
   description:
     'List the tabs of a running Chrome at a CDP endpoint, and which are adopted. Needs allow_attach.',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
+  placement: 'place',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: z
     .object({ tabs: z.array(z.looseObject({ url: z.string().describe('URL') })).describe('Tabs') })

@@ -95,11 +95,50 @@ export interface Annotations {
   idempotent: boolean;
 }
 
+/**
+ * What replay does with a tool (browser_export_script, browser_replay_script): a script may run
+ * it; `log` keeps its calls in the session's action log (what an export turns into steps).
+ */
+export interface ReplayPolicy {
+  /** The session's action log keeps its calls (core/replay/log.ts, begun by invoke()). */
+  log: boolean;
+  /** The input field typed into its target: a secret field's value is logged as a placeholder. */
+  textInput?: string;
+  /** It opens, moves or closes pages by itself: an export derives no wait from its effect. */
+  movesPages?: boolean;
+}
+
+/**
+ * A tool's policy, read by the doors, the cluster and replay: declared on the capability, never
+ * as a list of names elsewhere (tests/core/capability-policy.test.ts checks every capability has
+ * each field a door needs). None of it is part of a door's tool listing.
+ */
+export interface CapabilityPolicy {
+  /**
+   * `core`: in the default MCP tool list (`--caps=core`: what an agent needs to finish a task on a
+   * page, within 24 KB); `more`: added by its group or `--caps=all`.
+   */
+  tier: 'core' | 'more';
+  /** false: a replay script cannot run it and the action log skips it. */
+  replay: false | ReplayPolicy;
+  /**
+   * MCP's openWorldHint: `closed` when it acts only on brow's own state (sessions, scripts),
+   * `open` when it reaches pages and the web.
+   */
+  world: 'open' | 'closed';
+  /**
+   * The cluster: `place` sends it to the worker with the most room (it starts a session or reads a
+   * browser's tabs), and a full worker turns it away; absent, it goes where its session, page or
+   * the caller's last call went.
+   */
+  placement?: 'place';
+}
+
 export interface Capability<
   S extends z.ZodObject = z.ZodObject,
   O extends z.ZodObject = z.ZodObject,
   N extends string = string,
-> {
+> extends CapabilityPolicy {
   name: N;
   title: string;
   description: string;

@@ -9,6 +9,9 @@ export const handleDialogCap = defineCapability({
   description:
     'Accept or dismiss the alert/confirm/prompt a page waits on (dialog_policy "report"); prompt_text answers a prompt.',
   group: 'dialogs',
+  tier: 'core',
+  replay: { log: true },
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   output: z
     .looseObject({

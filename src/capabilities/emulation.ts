@@ -33,6 +33,9 @@ export const emulateCap = defineCapability({
   description:
     "Emulate a device (puppeteer KnownDevices name), viewport, UA, geolocation, timezone, locale, color scheme, reduced motion, CPU/network throttling on a session's pages. Merges; reset clears.",
   group: 'emulation',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: z
     .looseObject({ session_id: sessionIdOut, emulation: z.looseObject({}).describe('Settings in force') })

@@ -9,6 +9,9 @@ export const fillFormCap = defineCapability({
   description:
     'Fill several fields by ref in one call: text (string), select (label or value; array if multiple), checkbox/radio (boolean). One effect.',
   group: 'actions',
+  tier: 'core',
+  replay: { log: true },
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   gates: ACTS,
   output: actionOut,

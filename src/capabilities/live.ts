@@ -46,6 +46,9 @@ export const handoffCap = defineCapability({
   description:
     'Pause for a step only a person can do (CAPTCHA, 2FA, SSO): shows your instructions and a Continue button in the page and the web console, and waits. Returns what changed.',
   group: 'live',
+  tier: 'core',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   output: z
     .looseObject({
@@ -104,6 +107,9 @@ export const confirmHandoffCap = defineCapability({
   description:
     'Resolve a pending handoff as if the person clicked Continue: by handoff_id, or the one in session_id.',
   group: 'live',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: z
     .looseObject({
@@ -134,6 +140,9 @@ export const startRecordingCap = defineCapability({
   description:
     'Record the viewport to a video file (webm or mp4, 15 fps, ffmpeg) until browser_stop_recording.',
   group: 'live',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: false, idempotent: false },
   output: z.looseObject({ page_id: pageIdOut, path: z.string().describe('File') }).describe('Recording'),
   positional: ['path'],
@@ -161,6 +170,9 @@ export const stopRecordingCap = defineCapability({
   title: 'Stop recording',
   description: 'Stop the page’s recording and finish the file (path, duration, frames).',
   group: 'live',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: false, idempotent: false },
   output: z
     .looseObject({ path: z.string().describe('File'), duration_ms: z.number().describe('Length, ms') })
@@ -220,6 +232,9 @@ export const pickCap = defineCapability({
   description:
     'Ask the person to point at an element in the web console (its URL is in the progress and the answer); waits, then returns its ref and record.',
   group: 'live',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: false },
   output: z
     .looseObject({ page_id: pageIdOut, pick_id: z.string().describe('Pick id'), element: pickedOut })
@@ -272,6 +287,9 @@ export const readPicksCap = defineCapability({
   description:
     'Elements a person picked in the web console on their own, oldest first (with refs); read ones are cleared unless clear is false.',
   group: 'live',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: false },
   output: z
     .looseObject({

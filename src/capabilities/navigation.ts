@@ -19,6 +19,9 @@ export const navigateCap = defineCapability({
   description:
     'Load a URL in an existing page. A network or HTTP error fails with navigation_failed; the page stays usable.',
   group: 'navigation',
+  tier: 'core',
+  replay: { log: true, movesPages: true },
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   gates: { handoff: true, dialog: true },
   output: z
@@ -76,6 +79,9 @@ export const historyCap = defineCapability({
   title: 'Go back, forward or reload',
   description: 'Move through the page history or reload it.',
   group: 'navigation',
+  tier: 'core',
+  replay: { log: true, movesPages: true },
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   gates: { handoff: true, dialog: true },
   output: z
@@ -127,6 +133,9 @@ export const waitCap = defineCapability({
   description:
     'Wait for text, a URL, a ref state, a load state, a download, an event, or (last resort) a time. A timeout says what was seen.',
   group: 'navigation',
+  tier: 'core',
+  replay: { log: true },
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: z
     .looseObject({ page_id: pageIdOut, waited_ms: z.number().describe('ms waited') })

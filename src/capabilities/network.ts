@@ -65,6 +65,9 @@ export const routeCap = defineCapability({
   description:
     "Block, fulfil (fake a response) or continue (set headers) a session's requests matching a URL pattern, in all its pages and frames. Newest wins; logged.",
   group: 'network',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: routeOut,
   positional: ['pattern', 'action'],
@@ -126,6 +129,9 @@ export const unrouteCap = defineCapability({
   title: 'Remove routes',
   description: 'Remove the route with this pattern, or every route of the session.',
   group: 'network',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: routeOut.extend({ removed: z.number().describe('Routes removed') }),
   positional: ['pattern'],
@@ -165,6 +171,9 @@ export const setNetworkCap = defineCapability({
   description:
     "Offline, extra request headers, HTTP basic credentials, origin allow/block lists (frames, workers, WebSockets) for a session's pages. Omitted fields stay.",
   group: 'network',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: z
     .looseObject({

@@ -106,6 +106,9 @@ export const readConsoleCap = defineCapability({
   description:
     'Console messages and uncaught exceptions the session recorded (iframes too). Filter by level or regex; page with since_seq.',
   group: 'observe',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: readAnnotations,
   output: ringOut('console_entries'),
   input: z.object({
@@ -150,6 +153,9 @@ export const readNetworkCap = defineCapability({
   description:
     'Requests the session recorded (iframes too), with status and timing; failed_only for what broke; seq (+ include_body) for one in detail.',
   group: 'observe',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: readAnnotations,
   output: ringOut('network_entries'),
   input: z.object({

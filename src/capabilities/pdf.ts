@@ -8,6 +8,9 @@ export const savePdfCap = defineCapability({
   title: 'Save as PDF',
   description: 'Print the page to a PDF file in the workspace.',
   group: 'screenshots',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   gates: READS,
   output: z

@@ -33,6 +33,9 @@ export const performanceCap = defineCapability({
   description:
     'start records a trace; stop answers Core Web Vitals (LCP, CLS, INP, TTFB, FCP), the longest tasks, and saves the trace.',
   group: 'observe',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   gates: (input) => (input.action === 'start' ? { handoff: true, dialog: true } : {}),
   output: z

@@ -11,6 +11,9 @@ export const readPageCap = defineCapability({
   description:
     'The page as readable Markdown (no navigation or footers): what is on screen, or all with scope "full". Long pages continue with cursor.',
   group: 'read',
+  tier: 'core',
+  replay: false,
+  world: 'open',
   annotations: readAnnotations,
   gates: READS,
   output: z
@@ -52,6 +55,9 @@ export const readHtmlCap = defineCapability({
   description:
     'The HTML without scripts, styles, classes: "outline" (structure with refs) or "full" markup; a ref reads one subtree (or an iframe).',
   group: 'read',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: readAnnotations,
   gates: READS,
   output: z
@@ -87,6 +93,9 @@ export const readDomCap = defineCapability({
   description:
     'The DOM tag tree (tag, id, classes, text, child count) with refs, a few levels deep (≤ 500 nodes); a ref reads below it.',
   group: 'read',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: readAnnotations,
   gates: READS,
   output: z

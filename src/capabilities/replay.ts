@@ -1,20 +1,17 @@
 /** Replay without a model: export a session's action log as a script, and run one on a session. */
 import { z } from 'zod';
 import { BrowserError } from '../core/errors.js';
-import * as actions from './actions.js';
 import { sessionIdField, sessionIdOut } from './common.js';
 import { defineCapability, gatesOf, type AnyCapability, type CapabilityContext } from './define.js';
-import * as dialogs from './dialogs.js';
-import * as forms from './forms.js';
-import * as navigation from './navigation.js';
-import * as pages from './pages.js';
-import * as pointer from './pointer.js';
 
 export const exportScriptCap = defineCapability({
   name: 'browser_export_script',
   title: 'Export a replay script',
   description: "Turn a session's logged actions into a script that replays them without a model.",
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: z
     .looseObject({
@@ -39,7 +36,7 @@ export const exportScriptCap = defineCapability({
       });
     }
     const { exportScript, writeScript } = await import('../core/replay/export.js');
-    const r = exportScript(session, input.format);
+    const r = exportScript(session, input.format, await movesPagesTest());
     const path = input.path ? writeScript(ctx.core.config.workspace_root, input.path, r.text) : undefined;
     const head =
       `Replay script (${input.format}, ${r.script.steps.length} steps) of session ${session.id}` +
@@ -61,16 +58,27 @@ export const exportScriptCap = defineCapability({
   },
 });
 
-/** The tools a script may run, called through their own handlers. */
-const RUNNABLE = new Map<string, AnyCapability>(
-  [actions, forms, navigation, pages, dialogs, pointer]
-    .flatMap((m) => Object.values(m as Record<string, unknown>))
-    .filter((c): c is AnyCapability => typeof c === 'object' && c !== null && 'handle' in c && 'name' in c)
-    .map((c) => [c.name, c]),
-);
+/**
+ * A capability a script may run (it declares `replay`), by name. The registry lists this module,
+ * so it is read when a call runs, not when the module loads.
+ */
+async function runnable(tool: string): Promise<AnyCapability | undefined> {
+  const { getCapability } = await import('./registry.js');
+  const cap = getCapability(tool);
+  return cap?.replay ? cap : undefined;
+}
+
+/** Does this tool open, move or close pages by itself (its `replay.movesPages`)? */
+async function movesPagesTest(): Promise<(tool: string) => boolean> {
+  const { getCapability } = await import('./registry.js');
+  return (tool) => {
+    const r = getCapability(tool)?.replay;
+    return !!r && r.movesPages === true;
+  };
+}
 
 async function callTool(ctx: CapabilityContext, tool: string, input: Record<string, unknown>) {
-  const cap = RUNNABLE.get(tool);
+  const cap = await runnable(tool);
   if (!cap) {
     throw new BrowserError('invalid_request', `A replay cannot run ${tool}.`, {
       hint: 'Scripts hold page, navigation, action, form, wait and dialog steps.',
@@ -93,6 +101,9 @@ export const replayScriptCap = defineCapability({
   description:
     'Run a browser_export_script script step by step on a fresh session; stops at the first step that fails.',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   output: z
     .looseObject({
@@ -113,11 +124,13 @@ export const replayScriptCap = defineCapability({
     keep_session: z.boolean().optional().describe('Keep the fresh session open after'),
   }),
   async handle(input, ctx) {
-    const [{ parseScript, checkScript }, { readScript }, { runScript }] = await Promise.all([
-      import('../core/replay/script.js'),
-      import('../core/replay/export.js'),
-      import('../core/replay/run.js'),
-    ]);
+    const [{ parseScript, checkScript }, { readScript }, { runScript }, { getCapability }] =
+      await Promise.all([
+        import('../core/replay/script.js'),
+        import('../core/replay/export.js'),
+        import('../core/replay/run.js'),
+        import('./registry.js'),
+      ]);
     if ((input.path === undefined) === (input.script === undefined)) {
       throw new BrowserError('invalid_request', 'Give the script as path or as script (one of them).');
     }
@@ -132,7 +145,7 @@ export const replayScriptCap = defineCapability({
     try {
       const steps = await runScript(script, session, {
         call: (tool, i) => callTool(ctx, tool, i),
-        runnable: (tool) => RUNNABLE.has(tool),
+        runnable: (tool) => !!getCapability(tool)?.replay,
         page: (id) => ctx.core.findPage(id),
         progress: (done, total, line) => ctx.progress?.(done, total, line),
         ...(input.secrets ? { secrets: input.secrets } : {}),

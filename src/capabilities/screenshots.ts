@@ -9,6 +9,9 @@ export const screenshotCap = defineCapability({
   description:
     'An image of the viewport, full page or a ref, sized for a model (≤ 1024², ≤ 150 KB); labels tag controls (label_to_ref). Prefer reading unless layout matters.',
   group: 'screenshots',
+  tier: 'core',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   gates: READS,
   output: z

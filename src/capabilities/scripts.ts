@@ -18,6 +18,9 @@ export const evaluateCap = defineCapability({
   description:
     'Evaluate a JavaScript expression in the page; returns its value as JSON (a function gets argument). For reads: act through ref tools.',
   group: 'scripts',
+  tier: 'core',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   // a read-only session evaluates too: V8 refuses side effects there (scriptError)
   gates: { handoff: true, dialog: true },
@@ -76,6 +79,9 @@ export const executeCap = defineCapability({
   description:
     'Run an async script in the page: await, return, log(…), sleep(ms), waitFor(selector, {timeout}), and a JSON `state` kept across calls.',
   group: 'scripts',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   gates: ACTS,
   output: z
@@ -132,6 +138,9 @@ export const addInitScriptCap = defineCapability({
   description:
     "Add a script run at the start of every later document of this page, before the page's scripts (reload to apply).",
   group: 'scripts',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   gates: { write: true, handoff: true },
   output: z.object({ page_id: pageIdOut, identifier: z.string().describe('Script id') }).describe('Added'),
@@ -158,6 +167,9 @@ export const removeInitScriptCap = defineCapability({
   title: 'Remove an init script',
   description: 'Stop running an init script on later documents of this page.',
   group: 'scripts',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: false, idempotent: false },
   gates: { write: true, handoff: true },
   output: z

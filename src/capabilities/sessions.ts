@@ -43,6 +43,10 @@ export const startSession = defineCapability({
   description:
     'Start an isolated session (own cookies, storage, downloads). Usually not needed: browser_open_page starts one.',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
+  placement: 'place',
   annotations: { readOnly: false, destructive: false, idempotent: false },
   output: sessionOut,
   input: z.object({
@@ -99,6 +103,9 @@ export const listSessions = defineCapability({
   title: 'List browser sessions',
   description: 'List live sessions with their pages (pick one, or recover after a disconnect).',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: z.object({ sessions: z.array(sessionOut).describe('Sessions') }).describe('Sessions'),
   input: z.object({}),
@@ -123,6 +130,9 @@ export const stopSession = defineCapability({
   title: 'Stop a browser session',
   description: 'Stop a session and close its pages (a stopped one is not an error).',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   output: z
     .object({ session_id: sessionIdOut, was_running: z.boolean().describe('It was running') })
@@ -147,6 +157,9 @@ export const keepAlive = defineCapability({
   title: 'Keep a page alive',
   description: 'Extend the idle lease of a page and its session for a long step (≤ 3600 s a call).',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: z.object({ page_id: pageIdOut, expires_at: z.number().describe('Epoch ms') }).describe('Lease'),
   input: z.object({
@@ -171,6 +184,9 @@ export const doctorCap = defineCapability({
   title: 'Check the browser environment',
   description: 'Which Chromium would launch, its version, and what is missing (launches nothing).',
   group: 'sessions',
+  tier: 'more',
+  replay: false,
+  world: 'closed',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   output: z.looseObject({ ok: z.boolean().describe('Ready to launch') }).describe('Environment report'),
   input: z.object({}),

@@ -10,6 +10,9 @@ export const listElementsCap = defineCapability({
   description:
     'The page as an outline whose refs feed actions: "interactive" (default) controls, "viewport", "full", "subtree" of a ref, or "changes" since the last listing.',
   group: 'snapshot',
+  tier: 'core',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   gates: READS,
   output: z
@@ -115,6 +118,9 @@ export const findCap = defineCapability({
   description:
     'Find elements by role (exact), name or text (substrings, any case). Returns every match with its ref.',
   group: 'snapshot',
+  tier: 'core',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   gates: READS,
   output: z

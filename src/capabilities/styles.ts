@@ -9,6 +9,9 @@ export const readStylesCap = defineCapability({
   title: 'Read computed styles',
   description: `Computed CSS of one element by ref, and its inline style (${DEFAULT_PROPERTIES.length} useful properties by default).`,
   group: 'styles',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: true, destructive: false, idempotent: true },
   gates: READS,
   output: z
@@ -51,6 +54,9 @@ export const writeStylesCap = defineCapability({
   description:
     'Set one CSS property in an element\'s inline style ("" removes it) to try a visual change; gone on the next navigation.',
   group: 'styles',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations: { readOnly: false, destructive: true, idempotent: true },
   gates: ACTS,
   output: z

@@ -21,6 +21,9 @@ export const visualQueryCap = defineCapability({
   description:
     'A vision model answers a question about a screenshot (layout, images, charts, canvas); no file is written.',
   group: 'screenshots',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations,
   gates: READS,
   maxRunMs,
@@ -67,6 +70,9 @@ export const findVisualCap = defineCapability({
   description:
     'A vision model picks the labelled control matching a visual description; answers its validated ref. Only when text or structure fails.',
   group: 'screenshots',
+  tier: 'more',
+  replay: false,
+  world: 'open',
   annotations,
   gates: READS,
   maxRunMs,

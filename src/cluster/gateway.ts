@@ -20,14 +20,13 @@ import {
 } from '../runtime/runtime.js';
 import { capabilities } from '../capabilities/registry.js';
 import { connectNats, type NatsOptions } from './connect.js';
+import { places } from './placement.js';
 import { fillAnswer, fillLinks, GATEWAY_CONSOLE } from './console-link.js';
 import { mergeDoctor, mergeSessions } from './fan-out.js';
 import { remoteLive } from './gateway-live.js';
 import { decode, encode, ROUTING_FIELDS, subjects, workerOf } from './subjects.js';
 import { WorkerTable } from './workers.js';
 
-/** Calls that start a session: they go to the worker with the most room. */
-const PLACEMENT = new Set(['browser_start_session', 'browser_attach_session', 'browser_list_tabs']);
 /** nats.js's ErrorCode values (constants here: the module is loaded once, by connect). */
 const NO_RESPONDERS = '503';
 const TIMEOUT = 'TIMEOUT';
@@ -150,7 +149,7 @@ export class ClusterRuntime implements Runtime {
       if (!worker) break;
       return { worker, subject: this.s.session(worker, id), id };
     }
-    if (PLACEMENT.has(name)) return { place: true };
+    if (places(name)) return { place: true };
     const last = this.sticky.get(owner);
     if (last) return { worker: last, subject: this.s.workerCall(last) };
     return { place: true };

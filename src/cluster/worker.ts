@@ -8,6 +8,7 @@ import type { Msg, NatsConnection, Subscription } from 'nats';
 import { failure, type Outcome } from '../runtime/outcome.js';
 import type { BrowRuntime, EventFilter } from '../runtime/runtime.js';
 import { connectNats, type NatsOptions } from './connect.js';
+import { places } from './placement.js';
 import { GATEWAY_CONSOLE } from './console-link.js';
 import {
   decode,
@@ -27,8 +28,6 @@ export interface WorkerOptions extends NatsOptions {
 
 /** How often a worker says it is alive (and how loaded it is). */
 export const HEARTBEAT_MS = 1000;
-
-const PLACEMENT = new Set(['browser_start_session', 'browser_attach_session', 'browser_list_tabs']);
 
 export class ClusterWorker {
   readonly id: string;
@@ -162,7 +161,7 @@ export class ClusterWorker {
   /** A draining or full worker turns new sessions away (the gateway tries the next worker). */
   private refusal(msg: CallMessage, placing: boolean): Outcome | null {
     if (!this.draining) {
-      const starts = placing && PLACEMENT.has(msg.name);
+      const starts = placing && places(msg.name);
       if (starts && this.status().sessions >= this.runtime.config.max_sessions) {
         return failure('resource_limit', `Worker ${this.id} is full.`, 'Another worker may have room.', {
           reason: 'worker_full',

@@ -5,7 +5,6 @@ import { gatesOf, type AnyCapability, type CapabilityContext } from '../capabili
 import { withDeadline } from '../core/deadline.js';
 import { BrowserError, classifyError } from '../core/errors.js';
 import type { PendingEntry } from '../core/replay/log.js';
-import { LOGGED_TOOLS } from '../core/replay/tools.js';
 import type { BrowPage } from '../core/session/page.js';
 import { nearest } from './near.js';
 import { failureText, type ErrorOutcome, type Outcome } from './outcome.js';
@@ -102,17 +101,27 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
   // read as locators under the page's lock, after the gates, before the call acts (onPage calls
   // enterPage); a call that never reached its page is logged without them
   let logged: PendingEntry | null | undefined;
-  const beginLog = LOGGED_TOOLS.has(cap.name)
-    ? async (page?: BrowPage): Promise<void> => {
-        if (logged !== undefined) return;
-        logged = null;
-        logged = await import('../core/replay/log.js')
-          .then((m) =>
-            m.beginEntry(ctx.core, ctx.owner, cap.name, (input ?? {}) as Record<string, unknown>, page),
-          )
-          .catch(() => null);
-      }
-    : undefined;
+  // (which calls: the capability's own `replay.log`; what it types: its `replay.textInput`)
+  const replay = cap.replay;
+  const beginLog =
+    replay && replay.log
+      ? async (page?: BrowPage): Promise<void> => {
+          if (logged !== undefined) return;
+          logged = null;
+          logged = await import('../core/replay/log.js')
+            .then((m) =>
+              m.beginEntry(
+                ctx.core,
+                ctx.owner,
+                cap.name,
+                (input ?? {}) as Record<string, unknown>,
+                page,
+                replay.textInput,
+              ),
+            )
+            .catch(() => null);
+        }
+      : undefined;
   const handlerCtx: CapabilityContext = {
     ...ctx,
     signal: ac.signal,

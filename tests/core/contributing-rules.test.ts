@@ -46,8 +46,6 @@ const DELIBERATE: Record<string, string> = {
     'process registry: the bus door registers its function names once; keyed by door (5 at most), each a row per capability',
   'src/capabilities/registry.ts byName':
     'constant table: the capabilities by name, built once from the module list',
-  'src/capabilities/replay.ts RUNNABLE':
-    'constant table: the capabilities a replayed script may call, built once from the module list',
   'src/core/tool/tab-worker.ts runs':
     "a tab worker thread's calls under way (the thread is one tab); each run deletes itself when it ends",
   'src/core/tool/browser-tool.ts states': 'WeakMap keyed by the BrowCore: freed with it',

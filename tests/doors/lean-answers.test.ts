@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities, getCapability } from '../../src/capabilities/registry.js';
 import { createMcpServer } from '../../src/doors/mcp/server.js';
-import { CORE_TOOLS, parseCaps } from '../../src/doors/mcp/caps.js';
+import { coreTools, parseCaps } from '../../src/doors/mcp/caps.js';
 import { toMcpTool } from '../../src/doors/mcp/tools.js';
 import { compactData, compactSchema, type StructuredMode } from '../../src/runtime/compact.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
@@ -235,7 +235,7 @@ describe('the tool list', () => {
 
   it('--caps=core, the default of brow mcp, lists the task tools in at most 24 KB', () => {
     const core = capabilities.filter(parseCaps('core', capabilities));
-    expect(core.map((c) => c.name).sort()).toEqual([...CORE_TOOLS].sort());
+    expect(core.map((c) => c.name).sort()).toEqual(coreTools(capabilities).sort());
     const bytes = Buffer.byteLength(JSON.stringify({ tools: core.map((c) => toMcpTool(c, 'compact')) }));
     console.log('tools/list bytes with --caps=core:', bytes);
     expect(bytes).toBeLessThanOrEqual(24_000);

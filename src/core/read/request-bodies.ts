@@ -1,22 +1,11 @@
-/** The puppeteer requests behind a session's newest network entries, so one body can be read on demand. */
-import type { HTTPRequest } from 'puppeteer-core';
+/** Request and response bodies of a session's newest network entries, read on demand (the handles are kept by observe/kept-requests.ts). */
 import { BrowserError } from '../errors.js';
-import { slot, type StateBag } from '../state-bag.js';
+import { KEPT_REQUESTS, keptRequest } from '../observe/kept-requests.js';
+import type { StateBag } from '../state-bag.js';
 
-/** How many recent requests per session keep their handle (and so a readable body). */
-export const KEPT_REQUESTS = 200;
+export { KEPT_REQUESTS };
 /** The most body text returned by one call. */
 export const MAX_BODY_CHARS = 100_000;
-
-/** A session's newest requests by network seq (owned by the session: see state-bag.ts). */
-const keptSlot = slot('read.kept-requests', () => new Map<number, HTTPRequest>());
-
-/** Remember the request behind network entry `seq` of `owner` (a session); the oldest are forgotten. */
-export function keepRequest(owner: { readonly state: StateBag }, req: HTTPRequest, seq: number): void {
-  const m = owner.state.get(keptSlot);
-  m.set(seq, req);
-  if (m.size > KEPT_REQUESTS) m.delete(m.keys().next().value as number);
-}
 
 export interface BodyPart {
   /** Text, or base64 for binary content. */
@@ -67,7 +56,7 @@ export async function requestBodies(
   owner: { readonly state: StateBag },
   seq: number,
 ): Promise<RequestBodies> {
-  const req = owner.state.peek(keptSlot)?.get(seq);
+  const req = keptRequest(owner, seq);
   if (!req) {
     throw new BrowserError('invalid_request', `The body of network entry #${seq} is not kept.`, {
       hint: `Bodies are kept for the newest ${KEPT_REQUESTS} requests of a session; read the network log again and pick a recent seq.`,

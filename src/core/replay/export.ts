@@ -14,15 +14,19 @@ export interface Exported {
   skipped: number;
 }
 
-/** The session's action log as a script in `format`. */
-export function exportScript(session: Session, format: ScriptFormat): Exported {
+/** The session's action log as a script in `format` (`movesPages`: see buildScript). */
+export function exportScript(
+  session: Session,
+  format: ScriptFormat,
+  movesPages: (tool: string) => boolean,
+): Exported {
   const log = session.state.get(actionLog);
   if (log.entries.length === 0) {
     throw new BrowserError('invalid_request', `Session ${session.id} has no logged actions to export.`, {
       hint: 'Open a page and act on it (browser_open_page, browser_click…) first; then export.',
     });
   }
-  const script = buildScript(log.entries, session.id);
+  const script = buildScript(log.entries, movesPages, session.id);
   const text =
     format === 'json'
       ? `${JSON.stringify(script, null, 2)}\n`

@@ -1,5 +1,5 @@
 /**
- * Every session's action log: for each action-type call (LOGGED_TOOLS), the tool, its input with
+ * Every session's action log: for each call of a capability that declares `replay: {log: true}`, the tool, its input with
  * secrets replaced by placeholders, each ref as a locator read before the call ran (a name can
  * change with the click), and the outcome with the effect seen. Kept in the session's StateBag,
  * the last MAX_LOG entries. invoke() begins an entry when the call reaches its page (or after a call
@@ -11,7 +11,6 @@ import type { BrowPage } from '../session/page.js';
 import { evaluateIn } from '../snapshot/page-script.js';
 import { slot } from '../state-bag.js';
 import { describeLocator, describeRef, type TargetInfo } from './locator.js';
-import { TEXT_INPUT } from './tools.js';
 
 /** How long the log may spend reading a ref before the call (a busy page is not waited for). */
 const DESCRIBE_MS = 1000;
@@ -110,6 +109,8 @@ export async function beginEntry(
   tool: string,
   rawInput: Record<string, unknown>,
   onPage?: BrowPage,
+  /** The input field the tool types into its target (its capability's `replay.textInput`). */
+  textField?: string,
 ): Promise<PendingEntry | null> {
   const page = tool === 'browser_open_page' ? null : (onPage ?? pageFor(core, owner, rawInput));
   if (tool !== 'browser_open_page' && !page) return null;
@@ -154,7 +155,6 @@ export async function beginEntry(
     return `\${${name}}`;
   };
   // a secret's value never enters the log: a placeholder the replay fills from the environment
-  const textField = TEXT_INPUT[tool];
   if (textField && typeof input[textField] === 'string' && input[textField] !== '') {
     const t = targets.ref;
     // a ref that could not be read may be a secret field: its text is not logged either

@@ -39,14 +39,6 @@ export interface ReplayScript {
 
 export type ScriptFormat = 'json' | 'brow-cli' | 'typescript';
 
-/** Tools that open, move or close pages by themselves: no wait is derived from their effect. */
-const PAGE_TOOLS = new Set([
-  'browser_open_page',
-  'browser_navigate',
-  'browser_history',
-  'browser_close_page',
-]);
-
 /** Roles whose appearing text is worth waiting for, best first. */
 const TELLING_ROLES = ['status', 'alert', 'heading', 'dialog', 'alertdialog', 'text', 'paragraph', 'cell'];
 
@@ -92,8 +84,16 @@ export function urlPattern(to: string): string {
   }
 }
 
-/** The log's successful calls as a script. */
-export function buildScript(entries: LogEntry[], sessionId?: string): ReplayScript {
+/**
+ * The log's successful calls as a script. `movesPages`: the tool opens, moves or closes pages by
+ * itself, so no wait is derived from its effect (its capability's `replay.movesPages`, passed in
+ * by the capability layer: the core does not read the registry).
+ */
+export function buildScript(
+  entries: LogEntry[],
+  movesPages: (tool: string) => boolean,
+  sessionId?: string,
+): ReplayScript {
   const aliases = new Map<string, string>();
   const alias = (id: string | null): string | undefined => {
     if (!id) return undefined;
@@ -140,7 +140,7 @@ export function buildScript(entries: LogEntry[], sessionId?: string): ReplayScri
     const opened = e.effect?.opened_pages?.[0];
     if (opened && e.tool !== 'browser_open_page') step.opens = alias(opened.page_id);
     steps.push(step);
-    if (PAGE_TOOLS.has(e.tool) || e.tool === 'browser_wait' || !e.effect) continue;
+    if (movesPages(e.tool) || e.tool === 'browser_wait' || !e.effect) continue;
     // the effect seen becomes a wait, so the replay goes on only once the page got there too
     const nav = e.effect.navigation;
     if (nav && nav.to !== nav.from) {

@@ -30,40 +30,19 @@ export const CAPABILITY_GROUPS = Object.keys(GROUPS) as CapabilityGroup[];
  * `--caps=core`, the set `brow mcp` lists when no --caps is given: the tools an agent needs to
  * finish a task on a page, in a tool list within 24 KB (every tool is about three times that):
  * open, move and close pages, look, act, wait, answer a dialog, read, check with a script or a
- * picture, and hand a step to a person. Add groups to it (`--caps=core,storage`) or take all (`--caps=all`).
+ * picture, and hand a step to a person. Each declares it itself (`tier: 'core'` in its
+ * defineCapability). Add groups to it (`--caps=core,storage`) or take all (`--caps=all`).
  */
-export const CORE_TOOLS = [
-  'browser_open_page',
-  'browser_navigate',
-  'browser_history',
-  'browser_list_pages',
-  'browser_close_page',
-  'browser_list_elements',
-  'browser_find',
-  'browser_click',
-  'browser_fill',
-  'browser_type',
-  'browser_press',
-  'browser_select',
-  'browser_check',
-  'browser_hover',
-  'browser_drag',
-  'browser_upload_file',
-  'browser_fill_form',
-  'browser_wait',
-  'browser_handle_dialog',
-  'browser_evaluate',
-  'browser_screenshot',
-  'browser_read_page',
-  'browser_handoff',
-] as const;
+export function coreTools(all: AnyCapability[]): string[] {
+  return all.filter((c) => c.tier === 'core').map((c) => c.name);
+}
 
 /** What `brow mcp` lists without --caps (SPEC §8: the default tool list within 24 KB). */
 export const MCP_DEFAULT_CAPS = 'core';
 
 /**
  * Parse a `--caps` value into a predicate over capabilities. Items are group names (or tool
- * names, `core` for CORE_TOOLS, `all` for every tool); `-x` turns x off. With only `-x` items
+ * names, `core` for the core tier, `all` for every tool); `-x` turns x off. With only `-x` items
  * everything else stays on (`-scripts,-styles`); with any plain item only the named ones are on
  * (`sessions,pages,snapshot,actions`, `core,storage`). Throws on a name that is neither.
  */
@@ -81,7 +60,7 @@ export function parseCaps(spec: string | undefined, all: AnyCapability[]): (cap:
     const name = item.replace(/^[-+]/, '');
     if (name === 'all' && !negated) continue;
     if (name === 'core' && !negated) {
-      for (const t of CORE_TOOLS) if (names.has(t)) on.add(t);
+      for (const t of coreTools(all)) on.add(t);
       continue;
     }
     if (!(name in GROUPS) && !names.has(name)) {

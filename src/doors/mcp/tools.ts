@@ -1,12 +1,9 @@
 /** Capabilities as MCP tools, and outcomes as MCP tool results. Nothing here names a tool. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AnyCapability, CapabilityGroup } from '../../capabilities/define.js';
+import type { AnyCapability } from '../../capabilities/define.js';
 import { compactSchema, structuredData, type StructuredMode } from '../../runtime/compact.js';
 import type { Outcome } from '../../runtime/runtime.js';
-
-// Session bookkeeping stays inside brow; every other group touches web pages, an open world.
-const CLOSED_WORLD: ReadonlySet<CapabilityGroup> = new Set<CapabilityGroup>(['sessions']);
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
@@ -90,7 +87,7 @@ export function toMcpTool(cap: AnyCapability, mode: StructuredMode = 'compact'):
       readOnlyHint: a.readOnly,
       destructiveHint: !a.readOnly && a.destructive,
       ...(a.idempotent ? { idempotentHint: true } : {}),
-      ...(CLOSED_WORLD.has(cap.group) ? { openWorldHint: false } : {}),
+      ...(cap.world === 'closed' ? { openWorldHint: false } : {}),
     },
   };
 }
