@@ -8,7 +8,13 @@ export default defineConfig({
     // Each file launches its own Chromium; two cores fit two files at a time.
     maxWorkers: 2,
     pool: 'forks',
-    // every patched walk is checked against a whole walk (src/core/snapshot/injected/incremental.ts)
-    env: { BROW_VERIFY_WALKS: '1' },
+    env: {
+      // every patched walk is checked against a whole walk (src/core/snapshot/injected/incremental.ts)
+      BROW_VERIFY_WALKS: '1',
+      // An action with nothing to show watches 500 ms for late effects, not the product's 1000 ms
+      // (src/core/config.ts, testDefault): the fixtures' late effects (debounces of 250-300 ms)
+      // start well inside it. Tests that check a later effect set effect_window_ms on their runtime.
+      BROW_TEST_EFFECT_WINDOW_MS: '500',
+    },
   },
 });

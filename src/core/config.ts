@@ -42,6 +42,19 @@ const visionSchema = z
     'Vision model for browser_visual_query / browser_find_visual (unset = they answer capability_unavailable)',
   );
 
+/**
+ * A test override for the default of a constant the test suite would otherwise wait on: the number in
+ * `BROW_TEST_<KEY>` (e.g. BROW_TEST_EFFECT_WINDOW_MS=300, set by vitest.config.ts) replaces the
+ * default, in this process and the brow processes it spawns. It is only a default: a value given in
+ * the config, a `BROW_<KEY>` variable or a flag still wins, so a test that needs the product's value
+ * sets it on its runtime. Unset (always, outside tests) = the product default.
+ */
+function testDefault(key: string, productDefault: number): number {
+  const raw = process.env[`BROW_TEST_${key.toUpperCase()}`];
+  const v = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isInteger(v) && v >= 0 ? v : productDefault;
+}
+
 export const configSchema = z
   .object({
     executable: z
@@ -179,9 +192,9 @@ export const configSchema = z
       .int()
       .min(0)
       .max(30_000)
-      .default(1000)
+      .default(testDefault('effect_window_ms', 1000))
       .describe(
-        'After an action settles with no visible change, how long to keep watching for DOM changes or new requests (then followed until they finish, within the settle bounds) before answering no_change; 0 turns the window off',
+        'After an action settles with no visible change, how long to keep watching for DOM changes or new requests (then followed until they finish, within the settle bounds) before answering no_change; 0 turns the window off (default 1000; tests lower it with BROW_TEST_EFFECT_WINDOW_MS)',
       ),
     script_watchdog_ms: z
       .number()

@@ -7,8 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, refOf, type Harness } from '../helpers.js';
 
 let h: Harness;
+// the product's effect window (vitest.config.ts lowers the default): these tests check late effects
+const EFFECT_WINDOW_MS = 1000;
+
 beforeAll(async () => {
-  h = await harness();
+  h = await harness({ effect_window_ms: EFFECT_WINDOW_MS });
 });
 afterAll(() => h.close());
 
@@ -156,7 +159,7 @@ describe('the effect window after a short settle', () => {
   let short: Harness;
   beforeAll(async () => {
     // settling gives up while the field's request is still on its way
-    short = await harness({ settle_max_ms: 150 });
+    short = await harness({ settle_max_ms: 150, effect_window_ms: EFFECT_WINDOW_MS });
   });
   afterAll(() => short.close());
 
