@@ -23,6 +23,7 @@ import {
   wrapConnectionSend,
 } from '../../src/core/browser/internals.js';
 import { harness, type Harness } from '../helpers.js';
+import { eventually } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,8 +76,8 @@ describe("puppeteer's internals brow relies on", () => {
     const messages: unknown[] = [];
     raw.on('console', (m) => messages.push(m));
     await raw.evaluate(() => console.log('hello'));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(messages.length).toBeGreaterThan(0);
+    // the console event comes after evaluate answers: wait for it, not for a fixed 100 ms
+    expect(await eventually(() => messages.length > 0, 5000)).toBe(true);
     // a top-level message may carry no target id; the accessor must answer without throwing
     expect(['string', 'undefined']).toContain(typeof consoleMessageTargetId(messages[0] as object));
     // a request paused by interception carries its id, and its client can be pointed elsewhere
