@@ -44,29 +44,56 @@ const ID_OF = `function () { const api = globalThis[Symbol.for('brow.page')]; re
  * (which must already be installed there). Frames that detach meanwhile are left out.
  */
 export async function frameOwners(parent: Frame): Promise<Map<number, Frame>> {
-  const out = new Map<number, Frame>();
+  return ownersById(await resolveOwners(parent));
+}
+
+/** A child frame's owner element as a remote object, resolved ahead of asking the page API its id. */
+export interface ResolvedOwner {
+  child: Frame;
+  objectId: string;
+  client: ReturnType<typeof localRoot>['client'];
+}
+
+/**
+ * The owner elements of `parent`'s child frames, resolved without the brow page API (so it may run
+ * while the page script is still being installed or walking): the first half of frameOwners.
+ */
+export async function resolveOwners(parent: Frame): Promise<ResolvedOwner[]> {
   const children = parent.childFrames();
-  if (children.length === 0) return out;
+  if (children.length === 0) return [];
   const { client } = localRoot(parent);
-  await Promise.all(
+  const out = await Promise.all(
     children.map(async (child) => {
       try {
         const { backendNodeId } = await client.send('DOM.getFrameOwner', { frameId: cdpFrameId(child) });
         const { object } = await client.send('DOM.resolveNode', { backendNodeId });
-        if (!object.objectId) return;
-        try {
-          const res = await client.send('Runtime.callFunctionOn', {
-            objectId: object.objectId,
-            functionDeclaration: ID_OF,
-            returnByValue: true,
-          });
-          const id = res.result.value as unknown;
-          if (typeof id === 'number' && id > 0) out.set(id, child);
-        } finally {
-          client.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => undefined);
-        }
+        return object.objectId ? { child, objectId: object.objectId, client } : null;
       } catch {
         // a frame that detached meanwhile simply has no owner
+        return null;
+      }
+    }),
+  );
+  return out.filter((o): o is ResolvedOwner => o !== null);
+}
+
+/** The second half of frameOwners: the resolved owners by their id from the page API (installed). */
+export async function ownersById(resolved: ResolvedOwner[]): Promise<Map<number, Frame>> {
+  const out = new Map<number, Frame>();
+  await Promise.all(
+    resolved.map(async ({ child, objectId, client }) => {
+      try {
+        const res = await client.send('Runtime.callFunctionOn', {
+          objectId,
+          functionDeclaration: ID_OF,
+          returnByValue: true,
+        });
+        const id = res.result.value as unknown;
+        if (typeof id === 'number' && id > 0) out.set(id, child);
+      } catch {
+        // a frame that detached meanwhile simply has no owner
+      } finally {
+        client.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
       }
     }),
   );

@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import type { BrowPage } from '../session/page.js';
 import type { WalkResult } from './injected/types.js';
 import { withApi } from './page-script.js';
-import { frameOwners } from './frames.js';
+import { ownersById, resolveOwners, type ResolvedOwner } from './frames.js';
 import { slot } from '../state-bag.js';
 import { decodeWalk, spliceWalk, walkWire, type FrameWalk } from './wire.js';
 
@@ -234,6 +234,10 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     const maxNodes = opts.maxNodes ?? MAX_NODES;
     const place = `${depthOffset} ${offset[0]} ${offset[1]} ${visible}`;
     const base = whole ? heldBase(page, fid, maxNodes, opts.boxes !== false, place) : null;
+    // the child frames' owner elements are resolved while the frame is walked (two round trips off
+    // each level of frames); their ids are asked for after the walk, which installs the page API
+    const early: Promise<ResolvedOwner[]> | null =
+      frame.childFrames().length > 0 ? resolveOwners(frame).catch(() => []) : null;
     try {
       const walk = (since?: string) =>
         withTimeout(
@@ -263,6 +267,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
       if (whole && res.walkId) holdFrameWalk(page, fid, maxNodes, opts.boxes !== false, place, res);
       if (isStart && !root) failedWhole(res.nodes, frame);
     } catch (e) {
+      if (early) void early.then(release);
       if (isStart) {
         const err = classifyError(e);
         if (err.code === 'unexpected_error' && /did not answer/.test(err.message)) {
@@ -290,10 +295,15 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     else reusable = false;
     if (res.truncated) truncated = true;
     const here: FrameRef = { frame, frameId: fid, docKey: res.docKey };
+    let resolved = early ? await early : [];
+    if (res.owners.length > 0 && frame.childFrames().some((c) => !resolved.some((o) => o.child === c))) {
+      // a frame attached while the walk ran: resolve them all as before
+      release(resolved);
+      resolved = await resolveOwners(frame);
+    }
     const owners =
-      res.owners.length > 0 && frame.childFrames().length > 0
-        ? await frameOwners(frame)
-        : new Map<number, Frame>();
+      res.owners.length > 0 && resolved.length > 0 ? await ownersById(resolved) : new Map<number, Frame>();
+    if (res.owners.length === 0) release(resolved);
     const childWalks: Promise<{ index: number; lines: Lines }>[] = [];
     for (const o of res.owners) {
       const child = owners.get(o.id);
@@ -394,6 +404,13 @@ function failedWhole(nodes: SnapNode[], frame: Frame): void {
       details: { url: frame.url() },
     },
   );
+}
+
+/** Let go of owner elements resolved for nothing (the walk found no frame owners). */
+function release(resolved: ResolvedOwner[]): void {
+  for (const { client, objectId } of resolved) {
+    client.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
+  }
 }
 
 function opaqueNode(frame: Frame, depth: number, reason: string): SnapNode {
