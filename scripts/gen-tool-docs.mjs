@@ -79,8 +79,8 @@ export async function currentBlock() {
   if (!existsSync(registry)) throw new Error('dist/ is missing: run `node scripts/build.mjs` first.');
   const { capabilities } = await import(registry);
   const { CAPABILITY_GROUPS, inputJsonSchema } = await import(join(root, 'dist/doors/mcp/index.js'));
-  const { CORE_TOOLS } = await import(join(root, 'dist/doors/mcp/caps.js'));
-  return renderToolBlock(capabilities, CAPABILITY_GROUPS, inputJsonSchema, [...CORE_TOOLS]);
+  const { coreTools } = await import(join(root, 'dist/doors/mcp/caps.js'));
+  return renderToolBlock(capabilities, CAPABILITY_GROUPS, inputJsonSchema, coreTools(capabilities));
 }
 
 const ERR_START = '<!-- errors:start -->';
