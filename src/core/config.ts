@@ -196,6 +196,15 @@ export const configSchema = z
       .describe(
         'After an action settles with no visible change, how long to keep watching for DOM changes or new requests (then followed until they finish, within the settle bounds) before answering no_change; 0 turns the window off (default 1000; tests lower it with BROW_TEST_EFFECT_WINDOW_MS)',
       ),
+    call_grace_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(testDefault('call_grace_ms', 15_000))
+      .describe(
+        "How long past its own bound (max_timeout_ms, or a handoff's or pick's longer limit) a call may run before brow fails it with timeout and aborts its work: the last guard against a call that never ends (default 15000)",
+      ),
     script_watchdog_ms: z
       .number()
       .int()

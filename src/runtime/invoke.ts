@@ -80,6 +80,19 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
       }),
     );
   }
+  return runCapability(cap, input, ctx);
+}
+
+/**
+ * Run one capability with untrusted JSON input: validate, hold the session it names, run the handler
+ * under invoke's own deadline (the caller's bound plus config call_grace_ms), classify the outcome.
+ */
+export async function runCapability(
+  cap: AnyCapability,
+  input: unknown,
+  ctx: CapabilityContext,
+): Promise<Outcome> {
+  const name = cap.name;
   const tooDeep = nestedDeeperThan(input, MAX_INPUT_DEPTH);
   if (tooDeep) return errorOutcome(tooDeep);
   // a call naming a session or one of its pages keeps that session alive until it ends (even one
@@ -91,7 +104,9 @@ export async function invoke(name: string, input: unknown, ctx: CapabilityContex
     return errorOutcome(describeIssues(cap, parsed.error));
   }
   // a capability that waits for a person by design (a handoff, a pick) says how long it may run
-  const limit = Math.max(ctx.core.config.max_timeout_ms, cap.maxRunMs?.(parsed.data) ?? 0) + 15_000;
+  const limit =
+    Math.max(ctx.core.config.max_timeout_ms, cap.maxRunMs?.(parsed.data) ?? 0) +
+    ctx.core.config.call_grace_ms;
   // the handler's signal ends when the caller's does or at invoke's own deadline, so a wait stops
   const ac = new AbortController();
   const onCallerAbort = () => ac.abort(ctx.signal?.reason);
