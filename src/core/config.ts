@@ -212,7 +212,7 @@ export const configSchema = z
       .max(120_000)
       .default(6000)
       .describe(
-        "How long a page's script may go without yielding during a call before brow stops it so the page answers again; while the page still shows progress (console output, errors, new requests) brow waits on, up to 5× this (at least 15 s)",
+        "How long a page's script may go without yielding during a call before brow stops it so the page answers again (stretched up to 5× while the machine's CPUs are oversubscribed: load average per CPU above 1); while the page still shows progress (console output, errors, new requests) brow waits on, up to 5× the limit (at least 15 s)",
       ),
     screenshot_quality: z
       .number()

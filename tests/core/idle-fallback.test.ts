@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowEvent } from '../../src/runtime/runtime.js';
 import { harness, type Harness } from '../helpers.js';
-import { eventually } from '../scale.js';
+import { eventually, scaled } from '../scale.js';
 
-const IDLE_MS = 1200;
+// long enough that the gap between two calls never reaches it, even on a loaded machine (read once)
+const IDLE_MS = scaled(1500);
 
 let h: Harness;
 const stopped = new Map<string, string>();

@@ -1,4 +1,5 @@
 /** A page (tab) of a session: its puppeteer Page, lock, refs, records and dialog state. */
+import { cpus, loadavg } from 'node:os';
 import type { CDPSession, Dialog, Page } from 'puppeteer-core';
 import { frameIdOf, pageClient, pageTargetId, targetInfo } from '../browser/internals.js';
 import { BrowserError } from '../errors.js';
@@ -482,6 +483,26 @@ const WATCH_EVERY_MS = 2000;
 /** A busy page that showed no progress for this long (or script_watchdog_ms, if lower) is not making any. */
 const PROGRESS_QUIET_MS = 1000;
 
+/** The most a busy machine stretches script_watchdog_ms (watchdogLimitMs). */
+const LOAD_STRETCH_MAX = 5;
+
+/**
+ * The watchdog's limit now: config script_watchdog_ms, stretched by how oversubscribed the machine's
+ * CPUs are (1-minute load average per CPU, from 1 up to LOAD_STRETCH_MAX). On a machine running 15
+ * runnable tasks per core a renderer doing finite work gets a fifteenth of a core, so a page that is
+ * only starved looks, by wall time alone, like a script that never yields; it must not be stopped
+ * for the machine's load (a 16-session load run on a busy 2-core machine was, at 6 s).
+ */
+export function watchdogLimitMs(
+  configured: number,
+  load: number = loadavg()[0] ?? 0,
+  cpuCount: number = cpus().length,
+): number {
+  const perCpu = load / Math.max(1, cpuCount);
+  const stretch = Math.min(LOAD_STRETCH_MAX, Math.max(1, Number.isFinite(perCpu) ? perCpu : 1));
+  return Math.round(configured * stretch);
+}
+
 /** However much progress it shows, a script that does not yield is stopped after this long. */
 export function hardCapMs(limitMs: number): number {
   return Math.max(5 * limitMs, 15_000);
@@ -500,7 +521,8 @@ async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise
   const stopWatching = new AbortController();
   const progress = watch === 'off' ? null : page.watchProgress();
   const watcher = async (): Promise<never> => {
-    const limit = page.session.config.script_watchdog_ms;
+    // read once per call: the limit a call's stop reports is the one it was held to
+    const limit = watchdogLimitMs(page.session.config.script_watchdog_ms);
     const every = Math.min(WATCH_EVERY_MS, Math.round(limit / 3));
     // the last time the page was known to answer (or not to be held by its own script)
     let lastAnswer = Date.now();
