@@ -76,7 +76,6 @@ const PROCESS_BINDINGS: Record<string, string> = {
   'src/core/tool/tab-worker.ts state': "a tab worker thread's one tab (the thread is the owner)",
   'src/core/tool/tab-worker.ts closing': 'the tab worker thread is closing',
   'src/core/read/to-markdown.ts service': 'cache of the one HTML-to-markdown converter',
-  'src/core/snapshot/page-script.ts cached': 'cache of the built page script read from dist/',
 };
 
 /** Module-level `let`s (outside every function and class). */
@@ -376,5 +375,73 @@ describe('bounded waits (CONTRIBUTING: from src/core/deadline.ts)', () => {
   it('the list of races to fix names only races that are still there', () => {
     const keys = new Set(races.map((r) => r.key));
     expect(Object.keys(RACES_TO_FIX).filter((k) => !keys.has(k))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 4. StateBag slots
+
+/** Every `slot('name', …)` call in src/, with whether it is made when the module loads. */
+function slotCalls(file: string): { name: string; at: string; moduleLevel: boolean }[] {
+  const sf = parsed(file);
+  const out: { name: string; at: string; moduleLevel: boolean }[] = [];
+  const visit = (n: ts.Node, inFn: boolean): void => {
+    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'slot') {
+      const first = n.arguments[0];
+      out.push({
+        name: first && ts.isStringLiteralLike(first) ? first.text : '(computed)',
+        at: where(sf, n),
+        moduleLevel: !inFn,
+      });
+    }
+    ts.forEachChild(n, (c) => visit(c, inFn || ts.isFunctionLike(n)));
+  };
+  visit(sf, false);
+  return out;
+}
+
+describe('StateBag slots (CONTRIBUTING: declare a slot once, in the folder that owns the state)', () => {
+  const slots = FILES.filter((f) => f !== 'src/core/state-bag.ts').flatMap(slotCalls);
+
+  it('each slot is declared when its module loads (a slot made per call is a new key each time)', () => {
+    expect(slots.filter((s) => !s.moduleLevel).map((s) => `${s.at} ${s.name}`)).toEqual([]);
+  });
+
+  it('no two slots share a name', () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const s of slots) {
+      const first = seen.get(s.name);
+      if (first) twice.push(`${s.name}: ${first} and ${s.at}`);
+      else seen.set(s.name, s.at);
+    }
+    expect(twice).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5. Tests drive the real browser
+
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) {
+      if (e.name !== 'fixtures' && e.name !== 'node_modules') out.push(...testFiles(rel));
+    } else if (/\.ts$/.test(e.name)) out.push(rel);
+  }
+  return out;
+}
+
+describe('tests (CONTRIBUTING: no mock of the browser)', () => {
+  it('no test mocks puppeteer-core or a module of src/core', () => {
+    const MOCK = /\bvi\s*\.\s*(?:do)?[mM]ock\s*\(\s*['"`]([^'"`]+)['"`]/g;
+    const found: string[] = [];
+    for (const f of testFiles('tests')) {
+      const text = readFileSync(join(ROOT, f), 'utf8');
+      for (const m of text.matchAll(MOCK))
+        if (/^puppeteer|\/src\/core\//.test(m[1]!)) found.push(`${f}: vi.mock('${m[1]}')`);
+    }
+    expect(found, 'Drive real Chromium against fixture pages (tests/helpers.ts).').toEqual([]);
   });
 });
