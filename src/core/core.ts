@@ -10,6 +10,7 @@ import { trackDownloads, type DownloadOwner } from './observe/downloads.js';
 import { frameIdOf } from './snapshot/snapshot.js';
 import { resolveConfig, type BrowConfig, type BrowConfigInput } from './config.js';
 import { BrowserError } from './errors.js';
+import { StateBag } from './state-bag.js';
 import { EventBus } from './observe/events.js';
 import type { BrowPage } from './session/page.js';
 import { Session, type PageGoneReason, type SessionOptions, type StopReason } from './session/session.js';
@@ -56,6 +57,8 @@ export class BrowCore {
   private readonly pool: BrowserPool;
   private readonly closeHooks = new Set<() => Promise<void>>();
   readonly attach = new AttachRegistry();
+  /** Feature state that lives as long as brow (the tool's browsers, the vision queue, the console's address); disposed by close(). */
+  readonly state = new StateBag();
   private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
   private readonly watchedHosts = new WeakSet<BrowserHost>();
   /** Where sessions keep downloads: data_dir, else a temp dir brow removes on close. */
@@ -503,7 +506,10 @@ export class BrowCore {
   /** Stop every session and the shared browser; removes brow's temp data. */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.closeHooks].map((fn) => fn().catch(() => undefined)));
+    await Promise.all([
+      ...[...this.closeHooks].map((fn) => fn().catch(() => undefined)),
+      this.state.dispose(),
+    ]);
     await Promise.all([...this.sessions.values()].map((s) => s.stop('shutdown')));
     await this.pool.close();
     if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });

@@ -48,14 +48,49 @@ const DELIBERATE: Record<string, string> = {
     'constant table: the capabilities by name, built once from the module list',
   'src/core/tool/tab-worker.ts runs':
     "a tab worker thread's calls under way (the thread is one tab); each run deletes itself when it ends",
-  'src/core/tool/browser-tool.ts states': 'WeakMap keyed by the BrowCore: freed with it',
-  'src/core/live/console-link.ts links': 'WeakMap keyed by the BrowCore: freed with it',
-  'src/core/vision/queue.ts queues': 'WeakMap keyed by the BrowCore: freed with it',
   'src/doors/bus/triggers.ts startUrls': 'WeakMap keyed by the BrowRuntime: freed with it',
   'src/core/observe/page-observers.ts routed':
     "WeakMap keyed by puppeteer's HTTPRequest: freed with the request",
   'src/core/snapshot/page-script.ts repaired': 'WeakSet of puppeteer Frames: freed with the frame',
 };
+
+/**
+ * Every module-level `let` (a binding the module reassigns), by `file name`, with why it is one
+ * per process. docs/CONTRIBUTING.md lists the same ones. Each holds one value (a cache, a counter,
+ * a handle), never a collection of pages or sessions.
+ */
+const PROCESS_BINDINGS: Record<string, string> = {
+  'src/runtime/door-names.ts cliTable': 'cache of a table derived from the registry, built once',
+  'src/doors/cli/config-cmd.ts specs': 'cache of the configuration flags, built once from the schema',
+  'src/doors/cli/commands.ts table': 'cache of the command table, built once from the registry',
+  'src/doors/sdk/tool-client.ts shared':
+    'the one shared tool client of this process, replaced when its key changes',
+  'src/doors/sdk/tool-client.ts sharedKey': "the shared client's key",
+  'src/core/browser/launch.ts prespawned':
+    'the one Chromium started before brow loads, until a launch takes it or it is discarded',
+  'src/core/browser/temp-profiles.ts sweep': 'the one sweep of left temporary profiles per process',
+  'src/core/ids.ts WORKER_ID': "this process's worker id",
+  'src/core/ids.ts counter': 'id counter',
+  'src/core/scripts/evaluate.ts groupCounter': 'object group counter',
+  'src/core/tool/tab-host.ts root': 'cache of the package root',
+  'src/core/tool/tab-worker.ts state': "a tab worker thread's one tab (the thread is the owner)",
+  'src/core/tool/tab-worker.ts closing': 'the tab worker thread is closing',
+  'src/core/read/to-markdown.ts service': 'cache of the one HTML-to-markdown converter',
+};
+
+/** Module-level `let`s (outside every function and class). */
+function moduleLets(file: string): { key: string; at: string }[] {
+  const sf = parsed(file);
+  const out: { key: string; at: string }[] = [];
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    const list = st.declarationList;
+    if ((list.flags & (ts.NodeFlags.Const | ts.NodeFlags.Using | ts.NodeFlags.AwaitUsing)) !== 0) continue;
+    for (const d of list.declarations)
+      if (ts.isIdentifier(d.name)) out.push({ key: `${file} ${d.name.text}`, at: where(sf, d) });
+  }
+  return out;
+}
 
 const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'SafeMap']);
 const OWNER_TYPES = /\b(BrowPage|Session|Page|BrowserContext)\b/;
@@ -143,15 +178,51 @@ describe('module-level state (CONTRIBUTING: Who owns state)', () => {
     expect(Object.keys(DELIBERATE).filter((k) => !keys.has(k))).toEqual([]);
   });
 
-  it('the docs list every deliberate registry', () => {
-    const doc = readFileSync(join(ROOT, 'docs/CONTRIBUTING.md'), 'utf8');
-    const missing = Object.keys(DELIBERATE).filter((k) => {
-      const [file, name] = k.split(' ');
-      return !doc.includes(`\`${file}\``) || !doc.includes(`\`${name}\``);
-    });
-    expect(missing).toEqual([]);
+  it('the docs list every deliberate registry, and no other', () => {
+    expect(docListed('Deliberate module-level registries')).toEqual(Object.keys(DELIBERATE).sort());
+  });
+
+  const lets = FILES.flatMap(moduleLets);
+
+  it('no module-level let outside the named process bindings', () => {
+    expect(
+      lets.filter((l) => !(l.key in PROCESS_BINDINGS)).map((l) => `${l.at} ${l.key.split(' ')[1]}`),
+      'A module-level let is one value per process: keep page or session state in its StateBag, ' +
+        "brow's in core.state; a deliberate one is listed in PROCESS_BINDINGS here and in docs/CONTRIBUTING.md.",
+    ).toEqual([]);
+  });
+
+  it('every named process binding still exists', () => {
+    const keys = new Set(lets.map((l) => l.key));
+    expect(Object.keys(PROCESS_BINDINGS).filter((k) => !keys.has(k))).toEqual([]);
+  });
+
+  it('the docs list every process binding, and no other', () => {
+    expect(docListed('Module-level bindings')).toEqual(Object.keys(PROCESS_BINDINGS).sort());
   });
 });
+
+/**
+ * The `file` `name` pairs a bullet list of docs/CONTRIBUTING.md names, from the bullet that starts
+ * with `title` to the next top-level bullet: each sub-bullet names one file and after it the
+ * names in that file, e.g. "- `src/core/ids.ts` `WORKER_ID`, `counter`: …".
+ */
+function docListed(title: string): string[] {
+  const doc = readFileSync(join(ROOT, 'docs/CONTRIBUTING.md'), 'utf8').split('\n');
+  const start = doc.findIndex((l) => l.startsWith(`- ${title}`));
+  if (start < 0) return [`(no bullet "${title}" in docs/CONTRIBUTING.md)`];
+  const out: string[] = [];
+  for (const line of doc.slice(start + 1)) {
+    if (!line.startsWith('  -')) break;
+    let file = '';
+    for (const m of line.matchAll(/`([^`]+)`/g)) {
+      const word = m[1]!;
+      if (word.startsWith('src/')) file = word;
+      else if (file && /^[A-Za-z_$][\w$]*$/.test(word)) out.push(`${file} ${word}`);
+    }
+  }
+  return out.sort();
+}
 
 // ---------------------------------------------------------------------------------------------
 // 2. puppeteer's internals
@@ -304,5 +375,73 @@ describe('bounded waits (CONTRIBUTING: from src/core/deadline.ts)', () => {
   it('the list of races to fix names only races that are still there', () => {
     const keys = new Set(races.map((r) => r.key));
     expect(Object.keys(RACES_TO_FIX).filter((k) => !keys.has(k))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 4. StateBag slots
+
+/** Every `slot('name', …)` call in src/, with whether it is made when the module loads. */
+function slotCalls(file: string): { name: string; at: string; moduleLevel: boolean }[] {
+  const sf = parsed(file);
+  const out: { name: string; at: string; moduleLevel: boolean }[] = [];
+  const visit = (n: ts.Node, inFn: boolean): void => {
+    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'slot') {
+      const first = n.arguments[0];
+      out.push({
+        name: first && ts.isStringLiteralLike(first) ? first.text : '(computed)',
+        at: where(sf, n),
+        moduleLevel: !inFn,
+      });
+    }
+    ts.forEachChild(n, (c) => visit(c, inFn || ts.isFunctionLike(n)));
+  };
+  visit(sf, false);
+  return out;
+}
+
+describe('StateBag slots (CONTRIBUTING: declare a slot once, in the folder that owns the state)', () => {
+  const slots = FILES.filter((f) => f !== 'src/core/state-bag.ts').flatMap(slotCalls);
+
+  it('each slot is declared when its module loads (a slot made per call is a new key each time)', () => {
+    expect(slots.filter((s) => !s.moduleLevel).map((s) => `${s.at} ${s.name}`)).toEqual([]);
+  });
+
+  it('no two slots share a name', () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const s of slots) {
+      const first = seen.get(s.name);
+      if (first) twice.push(`${s.name}: ${first} and ${s.at}`);
+      else seen.set(s.name, s.at);
+    }
+    expect(twice).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5. Tests drive the real browser
+
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) {
+      if (e.name !== 'fixtures' && e.name !== 'node_modules') out.push(...testFiles(rel));
+    } else if (/\.ts$/.test(e.name)) out.push(rel);
+  }
+  return out;
+}
+
+describe('tests (CONTRIBUTING: no mock of the browser)', () => {
+  it('no test mocks puppeteer-core or a module of src/core', () => {
+    const MOCK = /\bvi\s*\.\s*(?:do)?[mM]ock\s*\(\s*['"`]([^'"`]+)['"`]/g;
+    const found: string[] = [];
+    for (const f of testFiles('tests')) {
+      const text = readFileSync(join(ROOT, f), 'utf8');
+      for (const m of text.matchAll(MOCK))
+        if (/^puppeteer|\/src\/core\//.test(m[1]!)) found.push(`${f}: vi.mock('${m[1]}')`);
+    }
+    expect(found, 'Drive real Chromium against fixture pages (tests/helpers.ts).').toEqual([]);
   });
 });

@@ -9,7 +9,6 @@ import { observePage } from '../observe/page-observers.js';
 import type { DialogRecord } from '../observe/records.js';
 import { RefRegistry } from '../snapshot/ref-registry.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { Pagination } from '../snapshot/list-elements.js';
 import { pageScriptSource } from '../snapshot/page-script.js';
 import { settledWithin, sleep, within } from '../deadline.js';
 import { StateBag } from '../state-bag.js';
@@ -76,12 +75,13 @@ export class BrowPage {
   pendingDialog: PendingDialog | null = null;
   /** Dialogs seen since the last action collected them. */
   dialogLog: DialogRecord[] = [];
-  /** The last snapshot listed to a caller: `scope=changes` compares against it. */
-  lastListed: Snapshot | null = null;
-  /** The latest whole-page walk by anyone (list, find, action effect): a cheap baseline when unchanged. */
+  /**
+   * The latest whole-page walk by anyone (list, find, action effect): a cheap baseline when
+   * unchanged. Kernel state, on purpose a field: the snapshot pipeline writes it and the kernel's
+   * actions read it (effect, replay locator). What the listing remembers between calls (the last
+   * listed snapshot, cursors) is its own, in `listingSlot` (snapshot/list-elements.ts).
+   */
   lastWalk: Snapshot | null = null;
-  /** The latest listed snapshot's lines, for cursors. */
-  pagination: Pagination | null = null;
   /** Set while a person holds the page (handoff). */
   handoffId: string | null = null;
   /** Set when the page's renderer crashed: every call on it answers browser_crashed at once. */
@@ -447,9 +447,7 @@ export class BrowPage {
     this.closed = true;
     this.detach();
     this.detach = () => undefined;
-    this.lastListed = null;
     this.lastWalk = null;
-    this.pagination = null;
     this.pendingDialog = null;
     this.dialogWaiters.clear();
     this.refs.clear();

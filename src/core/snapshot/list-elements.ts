@@ -1,6 +1,7 @@
 /** browser_list_elements: scopes, budget with cursor, changes, and the data form of refs. */
 import { BrowserError } from '../errors.js';
 import type { BrowPage } from '../session/page.js';
+import { slot } from '../state-bag.js';
 import { readingOrder, takePage } from './budget.js';
 import { diffOutlines, renderDiff, type OutlineDiff } from './diff.js';
 import { renderLines } from './render-lines.js';
@@ -78,6 +79,18 @@ export interface SnapshotData {
   diff?: OutlineDiff;
 }
 
+/**
+ * What the listing remembers of a page between calls, in the page's StateBag (freed with it):
+ * the last snapshot listed to a caller (`scope=changes` compares against it) and its lines for
+ * cursors. The latest walk by anyone is the snapshot pipeline's own (`BrowPage.lastWalk`).
+ */
+export interface Listing {
+  lastListed: Snapshot | null;
+  pagination: Pagination | null;
+}
+
+export const listingSlot = slot('listing', (): Listing => ({ lastListed: null, pagination: null }));
+
 export interface Pagination {
   snapshot: Snapshot;
   scope: Scope;
@@ -126,9 +139,10 @@ export async function listElements(
   if (input.scope === 'changes') return changes(page);
 
   const snap = await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
-  if (input.scope !== 'subtree') page.lastListed = snap;
-  const pagination = paginate(snap, input.scope, input.depth, page.pagination);
-  page.pagination = pagination;
+  const listing = page.state.get(listingSlot);
+  if (input.scope !== 'subtree') listing.lastListed = snap;
+  const pagination = paginate(snap, input.scope, input.depth, listing.pagination);
+  listing.pagination = pagination;
   return renderPage(page, pagination, 0, input.max_chars);
 }
 
@@ -158,7 +172,7 @@ function paginate(
 
 function continuePage(page: BrowPage, input: ListElementsInput) {
   const [snapId, offsetText] = (input.cursor ?? '').split('@');
-  const p = page.pagination;
+  const p = page.state.get(listingSlot).pagination;
   const offset = Number(offsetText);
   if (
     !p ||
@@ -250,12 +264,13 @@ function headerLines(page: BrowPage, snap: Snapshot, scope: Scope): string[] {
 }
 
 async function changes(page: BrowPage) {
-  const prev = page.lastListed;
+  const listing = page.state.get(listingSlot);
+  const prev = listing.lastListed;
   if (prev && !(await changedSince(prev, page))) {
     return changesResult(page, prev, { added: [], removed: [], changed: [], truncated: false });
   }
   const snap = await takeSnapshot(page);
-  page.lastListed = snap;
+  listing.lastListed = snap;
   const diff = prev
     ? prev.documentGeneration !== snap.documentGeneration
       ? null

@@ -1,23 +1,47 @@
-/** The bundled in-page script (built by scripts/build.mjs from ./injected) and how to reach it in a frame. */
-import { readFileSync } from 'node:fs';
+/**
+ * The bundled in-page script and how to reach it in a frame. The script is a generated module
+ * (scripts/build.mjs bundles ./injected and writes ./generated/page-script.js), imported statically:
+ * nothing is read from dist/ at run time. Its version (a hash of the bundle) is on the page side as
+ * `api.version`; every call through withApi or walkWire compares it, so a document that carries
+ * another brow build's script (a reused tab) answers version_mismatch instead of a broken call.
+ */
 import type { CDPSession, Frame } from 'puppeteer-core';
 import { frameClient, setFrameClient } from '../browser/internals.js';
+import { BrowserError } from '../errors.js';
 import { oopifSession } from './frames.js';
+import { source, version } from './generated/page-script.js';
 import type { BrowPageApi } from './injected/types.js';
 
-let cached: string | null = null;
+/** The version this brow's page script carries (a hash of its bundle, baked in at build). */
+export const PAGE_SCRIPT_VERSION: string = version;
 
-/** The in-page script's source text (dist/injected/page-script.js). */
+/** The in-page script's source text. */
 export function pageScriptSource(): string {
-  if (cached !== null) return cached;
-  // src/core/snapshot and dist/core/snapshot are both three levels below the package root.
-  const url = new URL('../../../dist/injected/page-script.js', import.meta.url);
-  try {
-    cached = readFileSync(url, 'utf8');
-  } catch {
-    throw new Error(`The in-page script is not built (${url.pathname}); run \`npm run build\`.`);
-  }
-  return cached;
+  return source;
+}
+
+/** What an in-page check answers when the document has no brow script, or another build's. */
+export const MISSING = '"missing"';
+export const OTHER_BUILD = '"old"';
+
+/**
+ * The start of an expression's body that binds `api` to this build's page API, and returns
+ * MISSING or OTHER_BUILD (as JSON text) when the document lacks it or carries another build's.
+ */
+export const API_PRELUDE =
+  `const api = globalThis[Symbol.for('brow.page')]; if (!api) return '${MISSING}';` +
+  ` if (api.version !== ${JSON.stringify(version)}) return '${OTHER_BUILD}';`;
+
+/**
+ * The page script of another brow build sits in this document: it is installed non-writable and
+ * non-configurable, so it cannot be replaced until the document goes.
+ */
+export function otherBuildError(): BrowserError {
+  return new BrowserError(
+    'version_mismatch',
+    'This document carries the page script of another brow build, which this brow cannot read.',
+    { hint: 'Reload the page (browser_history {action: "reload"}) so it gets this brow\'s script.' },
+  );
 }
 
 /**
@@ -60,10 +84,14 @@ async function repairFrame(frame: Frame, client: CDPSession): Promise<void> {
   await client.send('Runtime.enable').catch(() => undefined);
 }
 
-/** Make sure the script is installed in this frame's current document (idempotent, one round trip). */
+/**
+ * Make sure this build's script is installed in this frame's current document (idempotent, one
+ * round trip when it is); version_mismatch when another build's is there.
+ */
 export async function ensureInstalled(frame: Frame): Promise<void> {
-  const present = await evaluateIn(frame, `Symbol.for('brow.page') in globalThis`);
-  if (!present) await evaluateIn(frame, pageScriptSource());
+  const state = await evaluateIn(frame, `(() => { ${API_PRELUDE} return 'ok'; })()`);
+  if (state === OTHER_BUILD) throw otherBuildError();
+  if (state === MISSING) await evaluateIn(frame, pageScriptSource());
 }
 
 /**
@@ -79,14 +107,15 @@ export async function withApi<A extends unknown[], R>(
   ...args: A
 ): Promise<Awaited<R>> {
   const expr =
-    `(() => { const api = globalThis[Symbol.for('brow.page')]; if (!api) return '"missing"';` +
+    `(() => { ${API_PRELUDE}` +
     ` return Promise.resolve((${fn.toString()})(api, ...${JSON.stringify(args)}))` +
     `.then((value) => value === undefined ? '{}' : JSON.stringify({ value })); })()`;
   let res = (await evaluateIn(frame, expr)) as string;
-  if (res === '"missing"') {
+  if (res === MISSING) {
     await evaluateIn(frame, pageScriptSource());
     res = (await evaluateIn(frame, expr)) as string;
-    if (res === '"missing"') throw new Error('brow in-page script failed to install');
+    if (res === MISSING) throw new Error('brow in-page script failed to install');
   }
+  if (res === OTHER_BUILD) throw otherBuildError();
   return (JSON.parse(res) as { value: Awaited<R> }).value;
 }

@@ -5,6 +5,7 @@
  */
 import { slot } from '../state-bag.js';
 import type { BrowPage } from '../session/page.js';
+import { listingSlot } from './list-elements.js';
 import { limitDepth, selectScope, type Scope } from './scope.js';
 import { takeSnapshot, type SnapNode } from './snapshot.js';
 
@@ -148,7 +149,7 @@ export async function outlineSnapshot(page: BrowPage, opts: OutlineOptions): Pro
     opts.depth === undefined ? scoped : limitDepth(snap.nodes, scoped, opts.depth),
   );
   const whole = !subtree && opts.scope === 'full' && opts.depth === undefined;
-  if (!subtree) page.lastListed = snap;
+  if (!subtree) page.state.get(listingSlot).lastListed = snap;
   const memory = page.state.get(previousOutline);
   const before = memory.lines ?? undefined;
   if (whole) memory.lines = lines;

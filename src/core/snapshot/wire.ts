@@ -6,7 +6,14 @@ import { BrowserError } from '../errors.js';
 import type { Frame } from 'puppeteer-core';
 import { LIST_SEP, VERIFY_FAILED, WIRE, type WireWalk } from './injected/wire-format.js';
 import type { WalkOptions } from './injected/types.js';
-import { evaluateIn, pageScriptSource } from './page-script.js';
+import {
+  API_PRELUDE,
+  evaluateIn,
+  MISSING,
+  OTHER_BUILD,
+  otherBuildError,
+  pageScriptSource,
+} from './page-script.js';
 import type { SnapNode } from './snapshot.js';
 
 /** One frame's walk, decoded. Refs are not assigned yet: `localIds[i]` is node i's id in its document. */
@@ -17,10 +24,8 @@ export interface FrameWalk extends Omit<WireWalk, 'strs' | 'data' | 'count' | 'd
   owners: { index: number; id: number; origin: [number, number]; visible: boolean }[];
 }
 
-const MISSING = '"missing"';
 /** Check every patched walk against a whole one (the test suite sets it; see injected/incremental.ts). */
 const VERIFY = process.env.BROW_VERIFY_WALKS === '1';
-const OLD = '"old"';
 
 /**
  * Callers that treat a failed walk as "no outline" hand its error through this: with
@@ -36,8 +41,7 @@ export function unlessVerifyFailure<T>(fallback: T): (e: unknown) => T {
 /** Walk a frame in the page and return the wire text (installing the script if the document lacks it). */
 export async function walkWire(frame: Frame, opts: WalkOptions): Promise<WireWalk> {
   const expr =
-    `(() => { const api = globalThis[Symbol.for('brow.page')]; if (!api) return '${MISSING}';` +
-    ` if (typeof api.walkWire !== 'function') return '${OLD}';` +
+    `(() => { ${API_PRELUDE}` +
     ` return api.walkWire(${JSON.stringify(VERIFY ? { ...opts, verify: true } : opts)}); })()`;
   let res = (await evaluateIn(frame, expr)) as string;
   if (res === MISSING) {
@@ -50,14 +54,8 @@ export async function walkWire(frame: Frame, opts: WalkOptions): Promise<WireWal
       );
     }
   }
-  if (res === OLD) {
-    // a document another brow build set up (an attached browser): its API cannot be replaced
-    throw new BrowserError(
-      'version_mismatch',
-      'This document carries the page script of another brow build, which this brow cannot read.',
-      { hint: 'Reload the page (browser_history {action: "reload"}) so it gets this brow\'s script.' },
-    );
-  }
+  // a document another brow build set up (an attached browser): its API cannot be replaced
+  if (res === OTHER_BUILD) throw otherBuildError();
   return JSON.parse(res) as WireWalk;
 }
 

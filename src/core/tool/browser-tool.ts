@@ -5,6 +5,7 @@
 import type { BrowCore } from '../core.js';
 import { BrowserError } from '../errors.js';
 import { workspaceRoot } from '../paths.js';
+import { slot } from '../state-bag.js';
 import { pageScriptSource } from '../snapshot/page-script.js';
 import { BrowserRegistry, kindKey, resolveAppPath, type BrowserKind } from './browsers.js';
 import type { ScreenshotRecord, WorkerSettings } from './protocol.js';
@@ -26,7 +27,16 @@ interface ToolState {
   tabs: TabSupervisor;
 }
 
-const states = new WeakMap<BrowCore, ToolState>();
+/** The tool's tabs and browsers, in the core's StateBag: released when the core closes. */
+const toolSlot = slot<ToolState | null>(
+  'browser-tool',
+  () => null,
+  async (state) => {
+    if (!state) return;
+    await state.tabs.releaseAll(false, true);
+    await state.browsers.closeAll(false);
+  },
+);
 
 function settingsOf(core: BrowCore): WorkerSettings {
   return {
@@ -39,18 +49,12 @@ function settingsOf(core: BrowCore): WorkerSettings {
 
 /** The tool's tabs and browsers of this core (created on first use, released when the core closes). */
 export function toolState(core: BrowCore): ToolState {
-  let s = states.get(core);
+  let s = core.state.get(toolSlot);
   if (!s) {
     const browsers = new BrowserRegistry(() => core.sharedBrowser());
     const tabs = new TabSupervisor(browsers, () => settingsOf(core));
-    const state: ToolState = { browsers, tabs };
-    s = state;
-    states.set(core, state);
-    core.onClose(async () => {
-      states.delete(core);
-      await state.tabs.releaseAll(false, true);
-      await state.browsers.closeAll(false);
-    });
+    s = { browsers, tabs };
+    core.state.set(toolSlot, s);
   }
   return s;
 }

@@ -3,7 +3,9 @@
  * model serves one image at a time anyway, and two at once would only make both slow. Calls wait
  * their turn in order; a call whose caller goes away leaves the queue.
  */
+import type { BrowCore } from '../core.js';
 import { BrowserError } from '../errors.js';
+import { slot } from '../state-bag.js';
 
 export class VisionQueue {
   private tail: Promise<void> = Promise.resolve();
@@ -46,12 +48,10 @@ const abortError = (signal: AbortSignal): Error =>
     ? signal.reason
     : new BrowserError('timeout', 'The call was cancelled while it waited for the vision model.');
 
-// keyed by the core object (one queue per BrowCore, gone with it); not per page or session
-const queues = new WeakMap<object, VisionQueue>();
+/** One queue per BrowCore, in its StateBag (gone with it); not per page or session. */
+const queueSlot = slot('vision-queue', () => new VisionQueue());
 
 /** The core's vision queue. */
-export function visionQueue(core: object): VisionQueue {
-  let q = queues.get(core);
-  if (!q) queues.set(core, (q = new VisionQueue()));
-  return q;
+export function visionQueue(core: BrowCore): VisionQueue {
+  return core.state.get(queueSlot);
 }

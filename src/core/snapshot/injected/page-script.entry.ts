@@ -27,7 +27,8 @@ import { encodeWalk } from './wire.js';
 import { VERIFY_FAILED } from './wire-format.js';
 import { Walker, deepActiveElement } from './walk.js';
 
-const VERSION = 1;
+/** The script's version: scripts/build.mjs puts a hash of the bundle in its place. */
+const VERSION = '@@brow-page-script-version@@';
 const DEFAULT_MAX_NODES = 100_000;
 
 function viewport(): WalkResult['viewport'] {

@@ -153,7 +153,8 @@ export interface VisibleBox {
 
 /** The API object installed once per document. */
 export interface BrowPageApi {
-  version: number;
+  /** A hash of the built script (scripts/build.mjs): the Node side compares it on every call. */
+  version: string;
   docKey: string;
   walk(opts?: WalkOptions): WalkResult;
   /** The same walk as one JSON text in the compact wire form (see wire.ts): what the Node side reads. */
