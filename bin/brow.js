@@ -4,10 +4,11 @@
 // A browser command for a daemon that already runs is answered by dist/doors/cli/fast.bundle.js (the
 // quick client, no registry or zod); other browser commands run from dist/doors/cli/main.bundle.js,
 // the CLI client in one file (quick to load).
-// `brow mcp` and `brow daemon` run dist/bundle/main.js, the runtime bundled into a few chunks (see
-// bundleRuntime in scripts/build.mjs); the other builtins that start a runtime in this process run
-// dist/doors/cli/main.js, as does any line when its bundle is missing or BROW_NO_BUNDLE is set. All
-// are the same main().
+// The builtins that start a runtime in this process (mcp, daemon, serve, worker, node, doctor, …) run
+// dist/bundle/main.js, the runtime bundled into a few chunks with its packages inside (see
+// bundleRuntime in scripts/build.mjs: the published package has no node_modules for dist/'s modules);
+// any line runs dist/doors/cli/main.js when its bundle is missing or BROW_NO_BUNDLE is set (a checkout
+// with devDependencies). All are the same main().
 import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
 
@@ -30,7 +31,7 @@ function commandOf() {
 const command = commandOf();
 const runtimeBundle =
   !noBundle &&
-  (command === 'mcp' || command === 'daemon') &&
+  RUNTIME_BUILTINS.has(command) &&
   existsSync(new URL('../dist/bundle/main.js', import.meta.url));
 
 // `brow completion zsh | head`: a reader that stops early is not an error

@@ -140,24 +140,37 @@ async function bundleClient(outDir, name) {
 }
 
 /**
- * The runtime in a few files, dist/bundle/: `brow mcp` and `brow daemon` run dist/bundle/main.js, the
- * same main() with brow's modules and its packages bundled (split into chunks at each dynamic import,
- * so what main.js loads lazily still loads lazily). Loading ~450 modules one by one (resolve, read,
- * compile, link) was most of a cold start's CPU before the first MCP answer; the bundle takes about
- * half. dist/bundle/launch.js is a second entry sharing the same chunks: bin/brow.js starts Chromium
+ * The runtime in a few files, dist/bundle/: every way into brow that starts a runtime runs from here,
+ * the same main() (`brow mcp`, `daemon`, `serve`, `worker`, `node`, `doctor`, …), the library
+ * (`index.js`: `import { createBrow } from 'brow'`), the SDK (`sdk.js`: `brow/sdk`) and the tab worker
+ * thread, with brow's modules and its packages bundled (split into chunks at each dynamic import, so
+ * what loads lazily still loads lazily). The published package then needs no runtime dependencies
+ * (issue 35: 202 packages and 80 MB installed before; zod stays, for the types). Loading ~450 modules
+ * one by one (resolve, read, compile, link) was most of a cold start's CPU before the first MCP answer;
+ * the bundle takes about half. dist/bundle/launch.js shares the chunks: bin/brow.js starts Chromium
  * through it before main.js loads (prespawnChromium), and the runtime's launch takes that Chromium.
  * Modules that read files beside themselves get their `import.meta.url` pointed back at their place
- * in dist/. Packages used rarely, optional or native (the page-reading libraries, nats, iii-sdk,
- * sharp, chromium-bidi, proxy-agent, yargs and ws's optional add-ons) stay outside, loaded from
- * node_modules when used (it also keeps the package small: the install size is bounded).
+ * in dist/ (which ships). What stays outside: the optional peer iii-sdk and the native image library
+ * sharp (each loaded only when present), ws's optional native add-ons and debug's supports-color
+ * (required inside a try), yargs (only @puppeteer/browsers' own command line imports it, never
+ * loaded). proxy-agent (its PAC interpreter, FTP and SOCKS clients) is replaced by a stub:
+ * @puppeteer/browsers uses it to download browsers, which brow never does. The licences of every
+ * bundled package go into THIRD_PARTY_NOTICES, from esbuild's metafile.
  */
 async function bundleRuntime() {
   const dist = join(root, 'dist');
   const outdir = join(dist, 'bundle');
   rmSync(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: { main: join(dist, 'doors/cli/main.js'), launch: join(dist, 'core/browser/launch.js') },
+  const result = await build({
+    entryPoints: {
+      main: join(dist, 'doors/cli/main.js'),
+      launch: join(dist, 'core/browser/launch.js'),
+      index: join(dist, 'index.js'),
+      sdk: join(dist, 'doors/sdk/tool-client.js'),
+      'tab-worker': join(dist, 'core/tool/tab-worker.js'),
+    },
     outdir,
+    absWorkingDir: root,
     splitting: true,
     chunkNames: 'chunk-[hash]',
     bundle: true,
@@ -166,30 +179,29 @@ async function bundleRuntime() {
     target: 'node20',
     minifyWhitespace: true,
     minifySyntax: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    metafile: true,
+    legalComments: 'none',
     logLevel: 'warning',
-    external: [
-      'iii-sdk',
-      'nats',
-      'sharp',
-      'linkedom',
-      '@mozilla/readability',
-      'turndown',
-      'turndown-plugin-gfm',
-      'chromium-bidi',
-      'chromium-bidi/*',
-      // @puppeteer/browsers' download helpers (a PAC interpreter, FTP, …): brow never downloads a browser
-      'proxy-agent',
-      'yargs',
-      'yargs/*',
-      'bufferutil',
-      'utf-8-validate',
-      'supports-color',
-    ],
+    define: { 'process.env.BROW_BUNDLED': '"1"' },
+    external: ['iii-sdk', 'sharp', 'yargs', 'yargs/*', 'bufferutil', 'utf-8-validate', 'supports-color'],
     // CommonJS packages inside an ES module call require
     banner: {
       js: "import { createRequire as __browRequire } from 'node:module'; const require = __browRequire(import.meta.url);",
     },
     plugins: [
+      {
+        name: 'no-downloads',
+        setup(b) {
+          b.onResolve({ filter: /^proxy-agent$/ }, () => ({ path: 'proxy-agent', namespace: 'brow-stub' }));
+          b.onLoad({ filter: /.*/, namespace: 'brow-stub' }, () => ({
+            contents:
+              "export class ProxyAgent { constructor() { throw new Error('brow does not download browsers: proxy-agent is not in its bundle'); } }",
+            loader: 'js',
+          }));
+        },
+      },
       {
         name: 'own-place',
         setup(b) {
@@ -210,4 +222,70 @@ async function bundleRuntime() {
       },
     ],
   });
+  writeNotices(result.metafile);
+}
+
+/** The packages inside the bundle, from esbuild's metafile: each one's folder, name and version. */
+function bundledPackages(metafile) {
+  const found = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input.replace(/\\/g, '/'));
+    if (!m) continue;
+    const dir = resolve(root, m[1]);
+    if (found.has(dir)) continue;
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    found.set(dir, {
+      dir,
+      name: manifest.name ?? m[2],
+      version: manifest.version ?? '',
+      license: typeof manifest.license === 'object' ? manifest.license?.type : manifest.license,
+    });
+  }
+  return [...found.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version),
+  );
+}
+
+/**
+ * THIRD_PARTY_NOTICES at the package root: for every package esbuild put into dist/bundle, a heading
+ * `name@version (licence)` and its licence file's text (LICENSE, LICENCE, COPYING, …), or a note
+ * when the package ships none. dist/bundle/packages.json lists the same packages, for the test.
+ */
+function writeNotices(metafile) {
+  const packages = bundledPackages(metafile);
+  const parts = [
+    'Third-party notices for brow',
+    '',
+    'brow is licensed under the Apache License 2.0 (see LICENSE). Its runtime bundle (dist/bundle/)',
+    'contains the following packages, each under its own licence, reproduced here.',
+    '',
+  ];
+  for (const p of packages) {
+    const files = readdirSync(p.dir, { withFileTypes: true })
+      .filter((f) => f.isFile() && /^(licen[cs]e|copying|notice)/i.test(f.name))
+      .map((f) => f.name);
+    parts.push(
+      '='.repeat(78),
+      `${p.name}@${p.version} (${p.license ?? 'licence not stated'})`,
+      '='.repeat(78),
+      '',
+    );
+    if (files.length === 0)
+      parts.push(`${p.name} ships no licence file; its package.json states: ${p.license ?? 'nothing'}.`, '');
+    for (const f of files.sort()) parts.push(readFileSync(join(p.dir, f), 'utf8').trim(), '');
+  }
+  writeFileSync(join(root, 'THIRD_PARTY_NOTICES'), parts.join('\n'));
+  writeFileSync(
+    join(root, 'dist/bundle/packages.json'),
+    `${JSON.stringify(
+      packages.map((p) => ({
+        name: p.name,
+        version: p.version,
+        license: p.license ?? null,
+        dir: relative(root, p.dir),
+      })),
+      null,
+      1,
+    )}\n`,
+  );
 }

@@ -28,6 +28,7 @@ const DAEMON_ONLY = [
   /\/node_modules\/@modelcontextprotocol\//,
   /\/node_modules\/iii-sdk\//,
   /\/dist\/core\/core\.js$/,
+  /\/dist\/bundle\//,
 ];
 
 let cli: CliEnv;
@@ -66,8 +67,12 @@ const daemonOnly = (loaded: string[]) => loaded.filter((u) => DAEMON_ONLY.some((
 describe('the CLI client loads no daemon-only module', () => {
   it('the hook sees what a process loads: brow doctor runs a runtime, so it loads the core', async () => {
     const r = await loadedBy(['doctor', '--json']);
-    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(true);
-    expect(r.loaded.some((u) => u.includes('/node_modules/puppeteer-core/'))).toBe(true);
+    // from the runtime bundle, puppeteer-core inside it (the installed package has no node_modules for it)
+    expect(r.loaded.some((u) => u.endsWith('/dist/bundle/main.js'))).toBe(true);
+    expect(r.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(false);
+    expect(r.loaded.some((u) => u.includes('/node_modules/puppeteer-core/'))).toBe(false);
+    const unbundled = await loadedBy(['doctor', '--json'], { BROW_NO_BUNDLE: '1' });
+    expect(unbundled.loaded.some((u) => u.includes('/node_modules/puppeteer-core/'))).toBe(true);
   });
 
   it.each([[['--help']], [['click', '--help']], [['read-page', '--help']], [['clik']]])(
@@ -144,9 +149,10 @@ describe('a browser command loads the CLI client as one bundle', () => {
     }
   });
 
-  it('the builtins that run a runtime here (doctor) and BROW_NO_BUNDLE load dist/ as compiled', async () => {
+  it('the builtins that run a runtime here (doctor) load the runtime bundle; BROW_NO_BUNDLE loads dist/ as compiled', async () => {
     const doctor = await loadedBy(['doctor', '--json']);
     expect(doctor.loaded.some((u) => u.endsWith('/dist/doors/cli/main.bundle.js'))).toBe(false);
+    expect(doctor.loaded.some((u) => u.endsWith('/dist/bundle/main.js'))).toBe(true);
     const unbundled = await loadedBy(['list-pages'], { BROW_NO_BUNDLE: '1' });
     expect(unbundled.code).toBe(0);
     expect(unbundled.loaded.some((u) => u.endsWith('/dist/doors/cli/main.js'))).toBe(true);

@@ -34,15 +34,16 @@ interface Pkg {
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Pkg;
 
 /**
- * The default install, measured when this test was written (Dec 2026): 199 packages, 78 MB of files
- * (before iii-sdk and sharp left it: 246 packages, 145 MB). Nearly all of it is puppeteer-core's tree
- * (76 packages, 46 MB: chromium-bidi, @puppeteer/browsers, devtools-protocol, …) and the MCP SDK's
- * (98 packages, 17 MB: express, hono, ajv, …), which brow cannot trim. npm resolves those trees' ranges
- * afresh on every install, so the bounds leave room for their patch releases; sharp back in would pass
- * 85 MB, iii-sdk back in both bounds.
+ * The default install, measured when this test was written (Dec 2026): 2 packages (brow and zod), 18 MB
+ * of files. Before the runtime was bundled (issue 35) it was 199 packages and 78 MB: puppeteer-core's
+ * tree and the MCP SDK's (express, hono, ajv, …), now inside dist/bundle/. zod stays a dependency for
+ * the types: the published .d.ts of createBrow and brow/sdk import its types. Both are pinned exactly, so
+ * the bounds only leave room for the package itself to grow.
  */
-const MAX_PACKAGES = 210;
-const MAX_MB = 85;
+const MAX_PACKAGES = 3;
+const MAX_MB = 30;
+/** The runtime dependencies and why each stays outside the bundle. */
+const DEPENDENCIES = ['zod'];
 
 /** npm as a person runs it: none of this vitest run's npm_* settings leak in. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -145,7 +146,21 @@ afterAll(async () => {
 
 describe('the packed package, installed into an empty project', () => {
   it('carries the built code, the docs, LICENSE and README, and no sources or tests', () => {
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'bin/brow.js', 'dist/index.js', 'docs/mcp.md']) {
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'THIRD_PARTY_NOTICES',
+      'package.json',
+      'bin/brow.js',
+      'dist/bundle/index.js',
+      'dist/bundle/index.js.map',
+      'dist/bundle/sdk.js',
+      'dist/bundle/main.js',
+      'dist/bundle/tab-worker.js',
+      'dist/index.d.ts',
+      'dist/doors/sdk/tool-client.d.ts',
+      'docs/mcp.md',
+    ]) {
       expect(tarballFiles).toContain(f);
     }
     expect(pkg.files).toEqual(expect.arrayContaining(['docs', 'LICENSE', 'README.md']));
@@ -165,6 +180,7 @@ describe('the packed package, installed into an empty project', () => {
     for (const absent of ['iii-sdk', 'sharp', '@opentelemetry/api', '@img/colour'])
       expect(names.has(absent)).toBe(false);
     expect(names.has('brow')).toBe(true);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(DEPENDENCIES);
     expect(dirs.length).toBeLessThanOrEqual(MAX_PACKAGES);
     expect(mb).toBeLessThanOrEqual(MAX_MB);
   });
@@ -222,10 +238,10 @@ try {
     expect(listed.stdout).toMatch(/\[button ref=e\d+[^\]]*\] Top button/);
   }, 120_000);
 
-  it('brow mcp, started from the install, answers a real MCP client', async () => {
+  it('npx brow mcp, started from the install, answers a real MCP client', async () => {
     const transport = new StdioClientTransport({
-      command: bin(),
-      args: ['mcp'],
+      command: 'npx',
+      args: ['--no', '--', 'brow', 'mcp'],
       cwd: project,
       env: env as Record<string, string>,
       stderr: 'pipe',
@@ -253,6 +269,66 @@ try {
       await client.close();
     }
   }, 120_000);
+
+  it('THIRD_PARTY_NOTICES holds the licence text of every package bundled into dist/bundle/', () => {
+    const installed = join(project, 'node_modules/brow');
+    const notices = readFileSync(join(installed, 'THIRD_PARTY_NOTICES'), 'utf8');
+    const bundled = JSON.parse(readFileSync(join(installed, 'dist/bundle/packages.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      dir: string;
+    }[];
+    // the runtime's own packages are in it (the build lists what esbuild's metafile says it bundled)
+    for (const name of ['puppeteer-core', '@modelcontextprotocol/sdk', 'linkedom', 'nats', 'zod'])
+      expect(bundled.map((b) => b.name)).toContain(name);
+    const missing: string[] = [];
+    for (const b of bundled) {
+      if (!notices.includes(`${b.name}@${b.version} (`)) missing.push(`${b.name}@${b.version}: no heading`);
+      const dir = join(ROOT, b.dir);
+      for (const f of readdirSync(dir).filter((n) => /^(licen[cs]e|copying)/i.test(n))) {
+        const text = readFileSync(join(dir, f), 'utf8').trim();
+        if (!notices.includes(text)) missing.push(`${b.name}@${b.version}: ${f}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('a TypeScript consumer type-checks against the installed types of brow and brow/sdk', async () => {
+    writeFileSync(
+      join(project, 'consumer.ts'),
+      `import { createBrow } from 'brow';
+import * as sdk from 'brow/sdk';
+const brow = await createBrow({ headless: true });
+const r = await brow.openPage({ url: 'about:blank' });
+const ok: boolean = r.ok;
+// @ts-expect-error openPage takes an object
+await brow.openPage('about:blank');
+console.log(ok, Object.keys(sdk));
+await brow.close();
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const r = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+      project,
+      env,
+      240_000,
+    );
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  }, 300_000);
 
   it('brow worker without iii-sdk fails with the command that installs it', async () => {
     const peer = pkg.peerDependencies['iii-sdk'];

@@ -31,9 +31,15 @@ export function packageRoot(): string {
   return dir;
 }
 
-/** The compiled worker entry (`npm run build` makes it). */
+/**
+ * The compiled worker entry (`npm run build` makes it): the bundled one when this code runs from the
+ * runtime bundle (the build defines BROW_BUNDLED there; the installed package has no node_modules for
+ * dist/'s modules to import), else dist/ as compiled.
+ */
 export function workerEntry(): string {
-  const file = join(packageRoot(), 'dist/core/tool/tab-worker.js');
+  const place =
+    process.env.BROW_BUNDLED === '1' ? 'dist/bundle/tab-worker.js' : 'dist/core/tool/tab-worker.js';
+  const file = join(packageRoot(), place);
   if (!existsSync(file)) {
     throw new BrowserError('capability_unavailable', `The tab worker is not built (${file}).`, {
       hint: 'Run `npm run build` in the brow package.',
