@@ -66,7 +66,7 @@ const PROCESS_BINDINGS: Record<string, string> = {
   'src/doors/sdk/tool-client.ts shared':
     'the one shared tool client of this process, replaced when its key changes',
   'src/doors/sdk/tool-client.ts sharedKey': "the shared client's key",
-  'src/core/browser/launch.ts prespawned':
+  'src/core/browser/prespawn.ts prespawned':
     'the one Chromium started before brow loads, until a launch takes it or it is discarded',
   'src/core/browser/temp-profiles.ts sweep': 'the one sweep of left temporary profiles per process',
   'src/core/ids.ts WORKER_ID': "this process's worker id",
