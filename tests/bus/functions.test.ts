@@ -6,6 +6,7 @@ import { parseBusError } from '../../src/doors/bus/errors.js';
 import { TRIGGER_TYPES } from '../../src/doors/bus/triggers.js';
 import { runBusFunction } from '../../src/doors/bus/worker.js';
 import { busEnv, type BusEnv } from './setup.js';
+import { scaled } from '../scale.js';
 
 let env: BusEnv;
 let sid: string;
@@ -348,7 +349,7 @@ describe('console and network', () => {
 async function until(cond: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const t0 = Date.now();
   while (!(await cond())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error('condition not met');
+    if (Date.now() - t0 > scaled(timeoutMs)) throw new Error('condition not met');
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -20,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { scaled } from '../scale.js';
 import { alive, childPids, until } from './helpers.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Library fixture</title></head><body>
@@ -131,7 +132,7 @@ describe('createBrow', () => {
       off();
       const seen = events.length;
       await brow.navigate({ url });
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, scaled(100)));
       expect(events.length).toBe(seen);
     } finally {
       await brow.close();

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../scale.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INJECTED = 'src/core/snapshot/injected/';
@@ -294,13 +295,18 @@ function privateReads(p: ts.Program): string[] {
 }
 
 describe("puppeteer's internals (CONTRIBUTING: read only through internals.ts)", () => {
-  it('no private member of a puppeteer object, and no cast of one, outside internals.ts', () => {
-    expect(
-      privateReads(program()),
-      'Add an accessor to src/core/browser/internals.ts (checked, failing by name) and call it from ' +
-        'tests/core/puppeteer-internals.test.ts.',
-    ).toEqual([]);
-  }, 120_000);
+  it(
+    'no private member of a puppeteer object, and no cast of one, outside internals.ts',
+    () => {
+      expect(
+        privateReads(program()),
+        'Add an accessor to src/core/browser/internals.ts (checked, failing by name) and call it from ' +
+          'tests/core/puppeteer-internals.test.ts.',
+      ).toEqual([]);
+      // a whole-program type check: minutes on a loaded machine (it timed out at 120 s under a load of 24)
+    },
+    scaled(120_000),
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -420,18 +426,131 @@ describe('StateBag slots (CONTRIBUTING: declare a slot once, in the folder that 
 });
 
 // ---------------------------------------------------------------------------------------------
-// 5. Tests drive the real browser
+// 5. No fixed sleeps in tests
 
+/** Every .ts file under tests/ (fixtures included: their servers are test code too). */
 function testFiles(dir: string): string[] {
   const out: string[] = [];
   for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) {
-      if (e.name !== 'fixtures' && e.name !== 'node_modules') out.push(...testFiles(rel));
-    } else if (/\.ts$/.test(e.name)) out.push(rel);
+    if (e.isDirectory()) out.push(...testFiles(rel));
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) out.push(rel);
   }
   return out;
 }
+
+/**
+ * The fixed sleeps a test may keep, by `file setTimeout(...)` text, with why. A sleep inside a loop
+ * is the step of a poll (it waits on a condition the loop checks) and is not listed; a sleep on its
+ * own stands for something that happens (an event, a state): wait on that instead, with
+ * eventually() from tests/scale.ts or the event, or give the product constant it mirrors a test
+ * override. Only "nothing happens for N ms" may stay, short and scaled where a machine's speed matters.
+ */
+const SLEEPS_ALLOWED: Record<string, string> = {
+  'tests/bus/triggers.test.ts setTimeout(r, scaled(200))':
+    'behaviour under test: an unbound trigger gets nothing more',
+  'tests/doors/mcp-prelaunch.test.ts setTimeout(r, scaled(1500))':
+    'behaviour under test: with prelaunch off no Chromium starts while nothing needs one',
+  'tests/cli/library.test.ts setTimeout(r, scaled(100))':
+    'behaviour under test: an unsubscribed listener gets no more events',
+  'tests/core/idle-in-use.test.ts setTimeout(r, left)':
+    "behaviour under test: an agent's pace between calls, which the idle timeout must tolerate",
+  'tests/faults/signals.test.ts setTimeout(r, 50)':
+    'behaviour under test: a second SIGTERM that lands while the first is shutting down',
+  'tests/cli/readme-commands.test.ts setTimeout(r, 15_000)':
+    "a bound raced against the demo's exit in cleanup, not a wait (it ends at the exit)",
+  'tests/bus/attach.test.ts setTimeout(r, 500)':
+    'cleanup: one retry of a profile removal Chromium may still be writing to',
+  "tests/fixtures/server.ts setTimeout(r, Number(u.searchParams.get('ms') ?? 300))":
+    'the fixture server answering slowly is the behaviour a page under test sees (a slow response)',
+  'tests/vision/stand-in.ts setTimeout(r, state.delayMs)':
+    'the stand-in vision model answering slowly on purpose (a test sets delayMs)',
+  'tests/live/handoff-deadline.test.ts setTimeout(r, INVOKE_DEADLINE_MS + scaled(500))':
+    "behaviour under test: nothing ends the handoff past invoke's deadline (call_grace_ms set short)",
+  'tests/core/walk-ahead.test.ts setTimeout(r, WATCHDOG_MS * 2 + scaled(1000))':
+    'behaviour under test: no watchdog stops a script hung at load while nobody calls (script_watchdog_ms set short)',
+  'tests/core/walk-ahead.test.ts setTimeout(r, scaled(600))':
+    'behaviour under test: with walk_ahead false nothing walks unasked',
+};
+
+/**
+ * Sleeps that stand for an event no test can see yet (no signal from brow or the bus marks it):
+ * to replace, as the races above. Each names what it stands for.
+ */
+const SLEEPS_TO_FIX: Record<string, string> = {
+  'tests/bus/cancel.test.ts setTimeout(r, 500)': "the execute call's script is running in the page",
+  'tests/bus/cli.test.ts setTimeout(r, 250)': 'the subscriber has received the last events (printed only)',
+  'tests/bus/events.test.ts setTimeout(r, 50)': "browser_wait's event subscription is in place",
+  'tests/bus/resilience.test.ts setTimeout(r, 300)': 'the worker has seen the engine go',
+  'tests/bus/triggers.test.ts setTimeout(r, 100)': 'the browser worker has applied the unbinding',
+  'tests/cluster/cluster.test.ts setTimeout(r, 200)': 'the browser_wait call has reached its node',
+  'tests/faults/faults.test.ts setTimeout(r, 300)': 'the browser_wait call is in flight',
+  'tests/live/bus.test.ts setTimeout(r, 1500)':
+    'the recording has frames (the bus env does not expose the recorder)',
+  'tests/tool/open-close.test.ts setTimeout(r, 150)': 'the slow run holds the tab',
+  'tests/tool/run.test.ts setTimeout(r, 300)': "the stuck run's loop has started",
+};
+
+/** Each `new Promise((r) => setTimeout(r, …))` in a file that is not inside a loop, keyed as above. */
+function bareSleeps(file: string): { key: string; at: string }[] {
+  const sf = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: { key: string; at: string }[] = [];
+  const visit = (n: ts.Node): void => {
+    if (
+      ts.isNewExpression(n) &&
+      n.expression.getText(sf) === 'Promise' &&
+      n.arguments?.length === 1 &&
+      ts.isArrowFunction(n.arguments[0]!) &&
+      n.arguments[0].parameters.length === 1
+    ) {
+      const resolve = n.arguments[0].parameters[0]!.name.getText(sf);
+      const body = n.arguments[0].body;
+      if (
+        ts.isCallExpression(body) &&
+        body.expression.getText(sf) === 'setTimeout' &&
+        body.arguments[0]?.getText(sf) === resolve
+      ) {
+        let inLoop = false;
+        for (let p: ts.Node | undefined = n.parent; p && !ts.isSourceFile(p); p = p.parent) {
+          if (ts.isIterationStatement(p, false)) {
+            inLoop = true;
+            break;
+          }
+          if (ts.isFunctionLike(p) && !ts.isArrowFunction(p)) break;
+        }
+        const text = body
+          .getText(sf)
+          .replace(/\s+/g, ' ')
+          .replace(new RegExp(`\\(${resolve},`), '(r,');
+        if (!inLoop) out.push({ key: `${file} ${text}`, at: where(sf, n) });
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+describe('no fixed sleeps in tests (CONTRIBUTING: wait on the event or state, never on the clock)', () => {
+  const sleeps = testFiles('tests').flatMap(bareSleeps);
+
+  it('every sleep outside a poll loop is on the allow-list, with its reason', () => {
+    expect(
+      sleeps
+        .filter((s) => !(s.key in SLEEPS_ALLOWED) && !(s.key in SLEEPS_TO_FIX))
+        .map((s) => `${s.at} ${s.key.split(' ').slice(1).join(' ')}`),
+      'Wait with eventually() (tests/scale.ts) or on the event; a product constant gets a test override.',
+    ).toEqual([]);
+  });
+
+  it('the allow-list names only sleeps that are still there', () => {
+    const keys = new Set(sleeps.map((s) => s.key));
+    expect(Object.keys({ ...SLEEPS_ALLOWED, ...SLEEPS_TO_FIX }).filter((k) => !keys.has(k))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 6. Tests drive the real browser
 
 describe('tests (CONTRIBUTING: no mock of the browser)', () => {
   it('no test mocks puppeteer-core or a module of src/core', () => {

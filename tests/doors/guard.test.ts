@@ -8,6 +8,7 @@ import { mcpHttpRoute, type McpHttpRoute } from '../../src/doors/mcp/http.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { PAGES_DIR, startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { buildOnce, httpClient, runCli, spawnServe, toolApiDoor, SETUP_MS } from './helpers.js';
+import { scaled } from '../scale.js';
 
 const fakeReq = (headers: Record<string, string>, url = '/v1/tools/browser_list_pages') =>
   ({ headers, url, method: 'POST' }) as unknown as IncomingMessage;
@@ -214,7 +215,7 @@ describe('a live server refuses what it should', () => {
     const own = `${server.url}/same-origin-attack?target=${encodeURIComponent(server.url)}&bait=${encodeURIComponent(bait)}`;
     const report = await runAttack(runtime, own);
     expect(report.cors).toBe('status 200');
-    await expect.poll(() => baitHits, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => baitHits, { timeout: scaled(15_000) }).toBeGreaterThan(0);
   });
 
   it('startHttpServer refuses a non-loopback bind without a token', async () => {

@@ -16,6 +16,7 @@ import {
   type Spawned,
   SETUP_MS,
 } from './helpers.js';
+import { scaled } from '../scale.js';
 
 let fixtures: FixtureServer;
 const spawned: Spawned[] = [];
@@ -95,7 +96,7 @@ describe('one server, two doors', () => {
 
       await a.transport.terminateSession(); // DELETE /mcp
       await a.client.close();
-      await expect.poll(all, { timeout: 15_000 }).not.toContain(session_id);
+      await expect.poll(all, { timeout: scaled(15_000) }).not.toContain(session_id);
       expect(await all()).toContain(bOpened.data.session_id); // B's is untouched
     } finally {
       await a.client.close().catch(() => undefined);
@@ -239,8 +240,8 @@ describe('a client that vanishes without closing', () => {
       expect(owned()).toBe(1);
       expect(mcp.sessions).toBe(1);
       // no DELETE, no open stream: the client is simply gone
-      await expect.poll(() => mcp.sessions, { timeout: 10_000 }).toBe(0);
-      await expect.poll(owned, { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => mcp.sessions, { timeout: scaled(10_000) }).toBe(0);
+      await expect.poll(owned, { timeout: scaled(10_000) }).toBe(0);
     } finally {
       await mcp.close();
       await server.close();

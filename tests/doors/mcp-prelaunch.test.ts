@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, SETUP_MS, buildOnce, configFile } from './helpers.js';
+import { scaled } from '../scale.js';
 
 /** Pids of the processes below `root` (from /proc: parent pid is field 4 of stat). */
 function descendants(root: number): { pid: number; cmd: string }[] {
@@ -42,7 +43,7 @@ function descendants(root: number): { pid: number; cmd: string }[] {
 const chromiumUnder = (pid: number) => descendants(pid).filter((p) => /chrom/i.test(p.cmd));
 
 async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
+  const end = Date.now() + scaled(ms);
   while (Date.now() < end) {
     if (cond()) return true;
     await new Promise((r) => setTimeout(r, 100));
@@ -88,7 +89,7 @@ describe('brow mcp prelaunch', () => {
       buildOnce();
       const { client, pid } = await start({ prelaunch: false });
       await client.listTools();
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, scaled(1500)));
       expect(chromiumUnder(pid)).toEqual([]);
       const open = await client.callTool({ name: 'browser_open_page', arguments: { url: 'about:blank' } });
       expect(open.isError).toBeFalsy();

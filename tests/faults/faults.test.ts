@@ -6,6 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, refOf, type Harness } from '../helpers.js';
+import { eventually, scaled } from '../scale.js';
 
 let h: Harness;
 
@@ -54,6 +55,12 @@ function expectError(o: { ok: boolean; data: any; content: string }, code: strin
 
 const corePage = (pageId: string) => h.rt.core.findPage(pageId)!;
 
+/** Until the page's loop has started: its renderer no longer answers (what a fixed 600 ms stood for). */
+async function loopStarted(pageId: string): Promise<void> {
+  const started = await eventually(async () => !(await corePage(pageId).responsive(scaled(500))), 10_000);
+  expect(started, `the loop of ${pageId} to start`).toBe(true);
+}
+
 describe('a crashed renderer', () => {
   it('answers browser_crashed at once, for calls in flight and later calls; the session goes on', async () => {
     const pageId = await h.open('faults/plain.html');
@@ -97,7 +104,7 @@ describe('a page whose script never yields', () => {
   it('does not stall listings for anyone, and a call on it ends typed; the script is stopped', async () => {
     const calm = await h.open('faults/plain.html');
     const spinning = await h.open('faults/spin-later.html');
-    await new Promise((r) => setTimeout(r, 600)); // its loop has started
+    await loopStarted(spinning); // its loop has started
     const listed = await bounded('browser_list_pages', {}, 10_000);
     expect(listed.ok, listed.content).toBe(true);
     const row = listed.data.pages.find((p: any) => p.page_id === spinning);
@@ -133,7 +140,7 @@ describe('a page whose script never yields', () => {
   it('navigating away from a hung page works, same site or not', async () => {
     for (const target of [h.server.url('faults/plain.html'), `${h.server.crossOrigin}/faults/plain.html`]) {
       const pageId = await h.open('faults/spin-later.html');
-      await new Promise((r) => setTimeout(r, 600));
+      await loopStarted(pageId);
       const nav = await bounded('browser_navigate', { page_id: pageId, url: target });
       expect(nav.ok, nav.content).toBe(true);
       const list = await bounded('browser_list_elements', { page_id: pageId });
@@ -218,7 +225,8 @@ describe('downloads past max_download_bytes', () => {
     const record = session.downloads.find((d) => d.url.endsWith('/big-download'))!;
     expect(record.state).toBe('canceled');
     expect(record.error_code).toBe('resource_limit');
-    await new Promise((r) => setTimeout(r, 300));
+    // the canceled file is removed after the call answers: wait for that, not a fixed 300 ms
+    await eventually(() => readdirSync(session.downloadsDir).length === 0, 5000);
     expect(readdirSync(session.downloadsDir)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { BrowRuntime } from '../../src/runtime/runtime.js';
 import { liveOf } from '../../src/core/live/page-live.js';
 import { CONTINUE_RECT_EXPRESSION } from '../../src/core/live/overlay-script.js';
 import type { BrowPage } from '../../src/core/session/page.js';
+import { scaled } from '../scale.js';
 
 /** The next event of a type (optionally matching), from now on. */
 export function nextEvent(
@@ -53,7 +54,7 @@ export async function until<T>(
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + scaled(timeoutMs);
   for (;;) {
     const v = await fn();
     if (v) return v as NonNullable<T>;

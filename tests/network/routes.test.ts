@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ const log = async (pageId: string, pattern: string) =>
 
 /** Wait until the network log has a finished entry matching pattern. */
 async function finished(pageId: string, pattern: string) {
-  for (let i = 0; i < 50; i++) {
+  for (const end = Date.now() + scaled(5000); Date.now() < end;) {
     const r = await log(pageId, pattern);
     const e = r.network_entries.findLast((x) => !x.pending);
     if (e) return { entry: e, text: r.__content };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, refOf, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ afterAll(() => h.close());
 const until = async (fn: () => Promise<boolean>, ms = 5000) => {
   const t0 = Date.now();
   while (!(await fn())) {
-    if (Date.now() - t0 > ms) throw new Error('condition not met');
+    if (Date.now() - t0 > scaled(ms)) throw new Error('condition not met');
     await new Promise((r) => setTimeout(r, 50));
   }
 };

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt, refOf } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let server: FixtureServer;
 let dataDir: string;
@@ -95,7 +96,7 @@ async function signIn(rt: BrowRuntime, user: string, sessionId?: string): Promis
 /** What the account page shows once its whoami call answered. */
 async function accountText(rt: BrowRuntime, page: string): Promise<string> {
   const raw = rt.core.findPage(page)!.raw;
-  await raw.waitForFunction(() => document.title.startsWith('Account ('), { timeout: 10_000 });
+  await raw.waitForFunction(() => document.title.startsWith('Account ('), { timeout: scaled(10_000) });
   return raw.evaluate(() => document.querySelector('main')!.innerText);
 }
 

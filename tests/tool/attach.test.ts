@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolHarness, type ToolHarness } from './helpers.js';
+import { scaled } from '../scale.js';
 
 let h: ToolHarness;
 let cdpDir: string;
@@ -34,7 +35,7 @@ function pgrep(dir: string): number[] {
 }
 
 async function waitFor<T>(what: string, fn: () => T | null | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + scaled(ms);
   for (;;) {
     const v = fn();
     if (v) return v;
