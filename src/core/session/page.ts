@@ -79,6 +79,15 @@ export class BrowPage {
   lastListed: Snapshot | null = null;
   /** The latest whole-page walk by anyone (list, find, action effect): a cheap baseline when unchanged. */
   lastWalk: Snapshot | null = null;
+  /**
+   * A walk ahead that finished while a call waited for the page: that call, the next to start,
+   * takes it without asking every frame for its stamp again (see takeSnapshot).
+   */
+  walkHandOff: { snap: Snapshot; call: number } | null = null;
+  /** Calls asked of exclusive() and not yet settled, the running one included. */
+  pendingCalls = 0;
+  /** Calls exclusive() has started so far. */
+  callsStarted = 0;
   /** The latest listed snapshot's lines, for cursors. */
   pagination: Pagination | null = null;
   /** Set while a person holds the page (handoff). */
@@ -171,13 +180,19 @@ export class BrowPage {
    */
   exclusive<T>(fn: () => Promise<T>, opts: { watch?: Watch } = {}): Promise<T> {
     let work: Promise<T> | null = null;
+    this.pendingCalls++;
     const run = this.queue.then(() => {
+      this.callsStarted++;
       this.assertOpen();
       work = fn();
       return guard(this, work, opts.watch ?? 'fail');
     });
     // the next call waits for this one's work too, but never long for work a crash or hang stranded
     this.queue = run.catch(() => undefined).then(() => (work ? settledWithin(work, 2000) : undefined));
+    const settled = () => {
+      this.pendingCalls--;
+    };
+    run.then(settled, settled);
     return run;
   }
 
@@ -448,6 +463,7 @@ export class BrowPage {
     this.detach = () => undefined;
     this.lastListed = null;
     this.lastWalk = null;
+    this.walkHandOff = null;
     this.pagination = null;
     this.pendingDialog = null;
     this.dialogWaiters.clear();
