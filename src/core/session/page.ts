@@ -82,6 +82,15 @@ export class BrowPage {
    * listed snapshot, cursors) is its own, in `listingSlot` (snapshot/list-elements.ts).
    */
   lastWalk: Snapshot | null = null;
+  /**
+   * A walk ahead that finished while a call waited for the page: that call, the next to start,
+   * takes it without asking every frame for its stamp again (see takeSnapshot).
+   */
+  walkHandOff: { snap: Snapshot; call: number } | null = null;
+  /** Calls asked of exclusive() and not yet settled, the running one included. */
+  pendingCalls = 0;
+  /** Calls exclusive() has started so far. */
+  callsStarted = 0;
   /** Set while a person holds the page (handoff). */
   handoffId: string | null = null;
   /** Set when the page's renderer crashed: every call on it answers browser_crashed at once. */
@@ -172,13 +181,19 @@ export class BrowPage {
    */
   exclusive<T>(fn: () => Promise<T>, opts: { watch?: Watch } = {}): Promise<T> {
     let work: Promise<T> | null = null;
+    this.pendingCalls++;
     const run = this.queue.then(() => {
+      this.callsStarted++;
       this.assertOpen();
       work = fn();
       return guard(this, work, opts.watch ?? 'fail');
     });
     // the next call waits for this one's work too, but never long for work a crash or hang stranded
     this.queue = run.catch(() => undefined).then(() => (work ? settledWithin(work, 2000) : undefined));
+    const settled = () => {
+      this.pendingCalls--;
+    };
+    run.then(settled, settled);
     return run;
   }
 
@@ -448,6 +463,7 @@ export class BrowPage {
     this.detach();
     this.detach = () => undefined;
     this.lastWalk = null;
+    this.walkHandOff = null;
     this.pendingDialog = null;
     this.dialogWaiters.clear();
     this.refs.clear();

@@ -8,6 +8,7 @@ import { withApi } from './page-script.js';
 import { ownersById, resolveOwners, type ResolvedOwner } from './frames.js';
 import { slot } from '../state-bag.js';
 import { decodeWalk, spliceWalk, walkWire, type FrameWalk } from './wire.js';
+import type { WireWalk } from './injected/wire-format.js';
 
 /** One line of the outline, page-wide. */
 export interface SnapNode {
@@ -120,6 +121,16 @@ const REUSE_MAX_AGE_MS = 30_000;
  */
 export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Promise<Snapshot> {
   const whole = !opts.rootRef && opts.boxes !== false && opts.maxNodes === undefined;
+  // the walk ahead just finished while this call waited for the page: its answer is as new as the
+  // stamps would be (one use, by the first walk of the call that started right after it)
+  const handOff = page.walkHandOff;
+  page.walkHandOff = null;
+  if (whole && !opts.fresh && handOff && handOff.call === page.callsStarted) {
+    const snap = handOff.snap;
+    if (snap === page.lastWalk && snap.stamps && sameFrames(snap, page)) {
+      return { ...snap, id: newId('snap'), createdAt: Date.now() };
+    }
+  }
   if (whole && !opts.fresh) {
     const last = page.lastWalk;
     if (last?.stamps && Date.now() - last.walkedAt < REUSE_MAX_AGE_MS && (await unchanged(last, page))) {
@@ -131,12 +142,17 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
   return snap;
 }
 
-/** Every frame of the snapshot still there, nothing else, each with the same document, URL and stamp. */
-async function unchanged(snap: Snapshot, page: BrowPage): Promise<boolean> {
+/** The same document, URL and frames as when the snapshot was walked (no round trip). */
+function sameFrames(snap: Snapshot, page: BrowPage): boolean {
   if (snap.documentGeneration !== page.documentGeneration) return false;
   const live = new Set(page.raw.frames());
   if (snap.frames.some((f) => !live.has(f)) || live.size !== snap.frames.length) return false;
-  if (page.url() !== snap.url) return false;
+  return page.url() === snap.url;
+}
+
+/** Every frame of the snapshot still there, nothing else, each with the same document, URL and stamp. */
+async function unchanged(snap: Snapshot, page: BrowPage): Promise<boolean> {
+  if (!sameFrames(snap, page)) return false;
   const stamps = snap.stamps!;
   const now = await Promise.all(
     snap.frames.map((f) =>
@@ -219,6 +235,19 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     if (frame) root = { frame, localId: entry.localId };
   }
   const startFrame = root?.frame ?? main;
+  const maxNodes = opts.maxNodes ?? MAX_NODES;
+  // A frame Node holds no walk of (the first walk after a navigation) is walked whole wherever it
+  // sits: start all such child frames' walks now, beside their parents', instead of one level of
+  // frames after another. Where a walk lands (depth, origin, visible) is applied when it is read.
+  const early = new Map<Frame, Promise<WireWalk>>();
+  if (!root) {
+    for (const f of page.raw.frames()) {
+      if (f === startFrame || page.state.get(heldWalks).frames.has(frameIdOf(f))) continue;
+      const w = walkWire(f, { maxNodes, ...(opts.boxes === false ? { boxes: false } : {}) });
+      w.catch(() => undefined);
+      early.set(f, w);
+    }
+  }
 
   const walkFrame = async (
     frame: Frame,
@@ -231,25 +260,30 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     const fid = frameIdOf(frame);
     // a whole walk of the frame may travel as a change of the one held (see injected/held-walk.ts)
     const whole = !(isStart && root);
-    const maxNodes = opts.maxNodes ?? MAX_NODES;
     const place = `${depthOffset} ${offset[0]} ${offset[1]} ${visible}`;
     const base = whole ? heldBase(page, fid, maxNodes, opts.boxes !== false, place) : null;
     // the child frames' owner elements are resolved while the frame is walked (two round trips off
     // each level of frames); their ids are asked for after the walk, which installs the page API
-    const early: Promise<ResolvedOwner[]> | null =
+    const owning: Promise<ResolvedOwner[]> | null =
       frame.childFrames().length > 0 ? resolveOwners(frame).catch(() => []) : null;
+    // the walk started beside its parent's, taken once
+    let started = base ? undefined : early.get(frame);
     try {
-      const walk = (since?: string) =>
-        withTimeout(
-          walkWire(frame, {
-            maxNodes,
-            ...(isStart && root ? { rootId: root.localId } : {}),
-            ...(opts.boxes === false ? { boxes: false } : {}),
-            ...(since ? { since } : {}),
-          }),
+      const walk = (since?: string) => {
+        const ahead = since ? undefined : started;
+        started = undefined;
+        return withTimeout(
+          ahead ??
+            walkWire(frame, {
+              maxNodes,
+              ...(isStart && root ? { rootId: root.localId } : {}),
+              ...(opts.boxes === false ? { boxes: false } : {}),
+              ...(since ? { since } : {}),
+            }),
           isStart ? MAIN_FRAME_TIMEOUT_MS : CHILD_FRAME_TIMEOUT_MS,
           isStart ? 'The page' : 'The frame',
         );
+      };
       let wire = await walk(base?.fw.walkId);
       res = decodeWalk(wire, fid, depthOffset, offset, visible);
       sent += wire.count;
@@ -267,7 +301,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
       if (whole && res.walkId) holdFrameWalk(page, fid, maxNodes, opts.boxes !== false, place, res);
       if (isStart && !root) failedWhole(res.nodes, frame);
     } catch (e) {
-      if (early) void early.then(release);
+      if (owning) void owning.then(release);
       if (isStart) {
         const err = classifyError(e);
         if (err.code === 'unexpected_error' && /did not answer/.test(err.message)) {
@@ -295,7 +329,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     else reusable = false;
     if (res.truncated) truncated = true;
     const here: FrameRef = { frame, frameId: fid, docKey: res.docKey };
-    let resolved = early ? await early : [];
+    let resolved = owning ? await owning : [];
     if (res.owners.length > 0 && frame.childFrames().some((c) => !resolved.some((o) => o.child === c))) {
       // a frame attached while the walk ran: resolve them all as before
       release(resolved);

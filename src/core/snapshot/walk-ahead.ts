@@ -4,7 +4,8 @@
  * walk when nothing changed since (takeSnapshot reuses a walk whose stamps still match). An agent
  * thinks for a second or more between a navigation and its first look: the walk of a big page
  * (250–300 ms the first time, the page's script still cold) happens then instead of in its call.
- * A call that comes sooner queues behind the walk and reuses it: never a second walk.
+ * A call that comes sooner queues behind the walk and reuses it: never a second walk, and not even
+ * the round trip per frame that asks whether the page changed since (the walk has just answered).
  */
 import { within } from '../deadline.js';
 import type { BrowPage } from '../session/page.js';
@@ -32,7 +33,9 @@ export function walkAhead(page: BrowPage): void {
           if (page.url() === 'about:blank') return;
           const walk = takeSnapshot(page);
           walk.catch(() => undefined);
-          await within(walk, WALK_AHEAD_MAX_MS, null);
+          const snap = await within(walk, WALK_AHEAD_MAX_MS, null);
+          // a call already waiting starts next: it takes this walk as it is (see takeSnapshot)
+          if (snap && page.pendingCalls > 1) page.walkHandOff = { snap, call: page.callsStarted + 1 };
         },
         { watch: 'off' },
       )
