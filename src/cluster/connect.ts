@@ -6,6 +6,15 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions, NatsConnection } from 'nats';
 
+/**
+ * The nats.js module. nats is CommonJS: bundled (dist/bundle), a dynamic import of it may give its
+ * exports as `default` only, so both shapes are read here, the one place the cluster loads it.
+ */
+export async function natsModule(): Promise<typeof import('nats')> {
+  const m = (await import('nats')) as typeof import('nats') & { default?: typeof import('nats') };
+  return typeof m.connect === 'function' ? m : (m.default ?? m);
+}
+
 export interface NatsOptions {
   /** nats://host:4222, tls://host:4222, or several comma-separated. */
   url: string;
@@ -36,7 +45,7 @@ export function checkPrefix(prefix: string): string {
 
 /** nats.js connection options from ours (credentials from the URL's user:pass@ too). */
 export async function connectionOptions(o: NatsOptions): Promise<ConnectionOptions> {
-  const nats = await import('nats');
+  const nats = await natsModule();
   const servers: string[] = [];
   let user = o.user;
   let pass = o.pass;
@@ -112,7 +121,7 @@ const HINTS: Record<ReturnType<typeof connectFailure>, string> = {
  * (nats_auth, nats_tls, nats_credentials, nats_unreachable), with the server named (credentials hidden).
  */
 export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
-  const [{ connect }, { BrowserError }] = await Promise.all([import('nats'), import('../core/errors.js')]);
+  const [{ connect }, { BrowserError }] = await Promise.all([natsModule(), import('../core/errors.js')]);
   try {
     return await connect(await connectionOptions(o));
   } catch (e) {

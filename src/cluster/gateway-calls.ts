@@ -197,7 +197,7 @@ export class WorkerCalls {
         this.host.nc
           .request(this.host.s.workerOp(w, 'ping'), encode({}), { timeout: 5000 })
           .catch(async (e: unknown) => {
-            const { ErrorCode } = await import('nats');
+            const { ErrorCode } = await (await import('./connect.js')).natsModule();
             if ((e as { code?: string }).code !== ErrorCode.NoResponders) return;
             const out = this.lost(w);
             for (const f of this.inflight.values()) if (f.worker === w) f.fail(out);

@@ -49,7 +49,7 @@ export class WorkerTable {
    * 1 s: one that died meanwhile costs that wait); with none known, done 300 ms after the last answer.
    */
   async refresh(): Promise<WorkerStatus[]> {
-    const { RequestStrategy } = await import('nats');
+    const { RequestStrategy } = await (await import('./connect.js')).natsModule();
     const expected = new Set(
       [...this.known.values()].filter((k) => Date.now() - k.seen < STALE_MS).map((k) => k.status.id),
     );
