@@ -205,6 +205,14 @@ export const configSchema = z
       .describe(
         "How long past its own bound (max_timeout_ms, or a handoff's or pick's longer limit) a call may run before brow fails it with timeout and aborts its work: the last guard against a call that never ends (default 15000)",
       ),
+    script_watchdog_max_stretch: z
+      .number()
+      .min(1)
+      .max(20)
+      .default(testDefault('script_watchdog_max_stretch', 5))
+      .describe(
+        "The most the machine's load (load average per CPU) stretches script_watchdog_ms; 1 turns stretching off (default 5; the suite sets 1 with BROW_TEST_SCRIPT_WATCHDOG_MAX_STRETCH so its watchdog tests see the limit they set)",
+      ),
     script_watchdog_ms: z
       .number()
       .int()

@@ -511,9 +511,10 @@ export function watchdogLimitMs(
   configured: number,
   load: number = loadavg()[0] ?? 0,
   cpuCount: number = cpus().length,
+  maxStretch: number = LOAD_STRETCH_MAX,
 ): number {
   const perCpu = load / Math.max(1, cpuCount);
-  const stretch = Math.min(LOAD_STRETCH_MAX, Math.max(1, Number.isFinite(perCpu) ? perCpu : 1));
+  const stretch = Math.min(maxStretch, Math.max(1, Number.isFinite(perCpu) ? perCpu : 1));
   return Math.round(configured * stretch);
 }
 
@@ -536,7 +537,13 @@ async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise
   const progress = watch === 'off' ? null : page.watchProgress();
   const watcher = async (): Promise<never> => {
     // read once per call: the limit a call's stop reports is the one it was held to
-    const limit = watchdogLimitMs(page.session.config.script_watchdog_ms);
+    const cfg = page.session.config;
+    const limit = watchdogLimitMs(
+      cfg.script_watchdog_ms,
+      undefined,
+      undefined,
+      cfg.script_watchdog_max_stretch,
+    );
     const every = Math.min(WATCH_EVERY_MS, Math.round(limit / 3));
     // the last time the page was known to answer (or not to be held by its own script)
     let lastAnswer = Date.now();
