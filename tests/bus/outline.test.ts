@@ -1,22 +1,8 @@
 /** The seed-002 outline renderer and the trigger flow control, as pure functions. */
 import { describe, expect, it } from 'vitest';
 import { diffOutline, outlineLine, renderOutline, stripRef } from '../../src/core/snapshot/render-outline.js';
-import type { SnapNode } from '../../src/core/snapshot/snapshot.js';
 import { Bucket } from '../../src/doors/bus/flow.js';
-
-const node = (over: Partial<SnapNode>): SnapNode => ({
-  role: 'generic',
-  name: '',
-  states: [],
-  actions: [],
-  tag: 'div',
-  attrs: {},
-  box: [0, 0, 10, 10],
-  inView: true,
-  depth: 0,
-  frameId: 'f',
-  ...over,
-});
+import { node } from '../unit/node.js';
 
 describe('outline lines', () => {
   it('renders role, quoted name, value, level, states and ref', () => {

@@ -1,8 +1,9 @@
-/** A SnapNode built from the fields a test cares about (the rest as a walk would give them). */
+/** A SnapNode built from the fields a test cares about (the rest as a walk would give them; role generic). */
 import type { SnapNode } from '../../src/core/snapshot/snapshot.js';
 
-export function node(fields: Partial<SnapNode> & { role: string }): SnapNode {
+export function node(fields: Partial<SnapNode>): SnapNode {
   return {
+    role: 'generic',
     name: '',
     states: [],
     actions: [],
