@@ -44,7 +44,10 @@ describe('a call naming no session', () => {
     // list sessions back to back for longer than the idle limit: the session still ends on time
     let ended = false;
     while (!ended && Date.now() - started < IDLE_MS * 10) {
-      await h.ok('browser_list_sessions');
+      const { sessions } = await h.ok('browser_list_sessions');
+      // the listing holds the session but does not use it: its lease is not lengthened
+      const rec = sessions.find((r: { id: string }) => r.id === sid);
+      if (rec) expect(rec.expires_at).toBe(rec.last_used_at + IDLE_MS);
       ended = stopped.get(sid) === 'idle';
     }
     expect(ended).toBe(true);

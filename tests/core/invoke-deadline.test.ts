@@ -55,7 +55,7 @@ describe("invoke's deadline", () => {
     expect(listed.pages).toHaveLength(1);
   });
 
-  it("a caller's cancel ends the call at once, before the deadline", async () => {
+  it("a caller's cancel aborts the handler's signal at once; a handler that ignores it still ends at the deadline", async () => {
     const seen: { signal?: AbortSignal; aborted?: unknown } = {};
     const ac = new AbortController();
     const pending = runCapability(hanging(seen), {}, { core: h.rt.core, owner: null, signal: ac.signal });

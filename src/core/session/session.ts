@@ -56,6 +56,8 @@ export class Session {
   private idleUntil = 0;
   /** Calls naming this session or one of its pages that have not ended (beginCall). */
   private inFlight = 0;
+  /** Of those, the calls that name it (activity); a call only falling back to it may leave it idle. */
+  private namedInFlight = 0;
   private ttlTimer: NodeJS.Timeout | null = null;
   /** When the ttl stops the session (epoch ms), if it has one. */
   private ttlEndsAt = 0;
@@ -127,12 +129,16 @@ export class Session {
     const touch = opts.touch ?? true;
     const usedBefore = this.lastUsed;
     this.inFlight += 1;
-    if (touch) this.touch();
+    if (touch) {
+      this.namedInFlight += 1;
+      this.touch();
+    }
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.inFlight -= 1;
+      if (touch) this.namedInFlight -= 1;
       if (this.closed) return;
       if (touch || this.lastUsed !== usedBefore) this.touch();
       else if (this.inFlight === 0) this.idleCheck(); // the idle check it held back, now (a timer could lose to the next call)
@@ -141,11 +147,14 @@ export class Session {
 
   /**
    * When the session ends if no call comes (epoch ms): its idle lease (a keep-alive's included), held
-   * at least idle_stop_ms past now while a call is in flight, and never later than its ttl.
+   * at least idle_stop_ms past now while a call naming it is in flight (its end is activity), and never
+   * later than its ttl. A listing that only falls back to it does not lengthen it.
    */
   get expiresAt(): number {
     const idle =
-      this.inFlight > 0 ? Math.max(this.idleUntil, Date.now() + this.config.idle_stop_ms) : this.idleUntil;
+      this.namedInFlight > 0
+        ? Math.max(this.idleUntil, Date.now() + this.config.idle_stop_ms)
+        : this.idleUntil;
     return this.ttlEndsAt ? Math.min(idle, this.ttlEndsAt) : idle;
   }
 
