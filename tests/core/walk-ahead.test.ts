@@ -85,6 +85,13 @@ describe('walk ahead', () => {
     const unresponsive: unknown[] = [];
     const off = h.rt.core.events.subscribe({ types: ['page-unresponsive'] }, (e) => unresponsive.push(e));
     try {
+      // the spin starts at the load event, which a loaded machine may deliver late: wait until the
+      // renderer stops answering, so the bound below is measured from a page that really hangs
+      const spinEnd = Date.now() + scaled(10_000);
+      while (await page.responsive(500)) {
+        if (Date.now() > spinEnd)
+          throw new Error(`the page did not start spinning within ${scaled(10_000)} ms`);
+      }
       // a call's watch would stop the script after script_watchdog_ms (a third of it between probes);
       // the walk ahead has no watch. The behaviour under test is that nothing happens for well past
       // that bound (allow-listed in tests/core/contributing-rules.test.ts)
