@@ -4,7 +4,7 @@ import type { BrowPage } from '../session/page.js';
 import { slot } from '../state-bag.js';
 import { readingOrder, takePage } from './budget.js';
 import { diffOutlines, renderDiff, type OutlineDiff } from './diff.js';
-import { renderLines } from './render-lines.js';
+import { renderLines, walkShown } from './render-lines.js';
 import { hiddenContent, limitDepth, selectScope, type Scope } from './scope.js';
 import { changedSince, takeSnapshot, type Snapshot, type SnapNode } from './snapshot.js';
 
@@ -48,14 +48,15 @@ export interface TreeNode {
 /** The shown nodes as a tree (document order, nested by outline depth): seed 001's `root_nodes`. */
 export function treeOf(nodes: readonly SnapNode[], shown: readonly number[]): TreeNode[] {
   const roots: TreeNode[] = [];
-  const stack: { depth: number; node: TreeNode }[] = [];
-  for (const i of [...shown].sort((a, b) => a - b)) {
-    const n = nodes[i]!;
-    const node: TreeNode = { ...(n.ref ? { ref: n.ref } : {}), role: n.role, name: n.name, children: [] };
-    while (stack.length > 0 && stack[stack.length - 1]!.depth >= n.depth) stack.pop();
-    (stack.length > 0 ? stack[stack.length - 1]!.node.children : roots).push(node);
-    stack.push({ depth: n.depth, node });
-  }
+  walkShown<TreeNode>(
+    nodes,
+    [...shown].sort((a, b) => a - b),
+    (n, _i, _level, parent) => {
+      const node: TreeNode = { ...(n.ref ? { ref: n.ref } : {}), role: n.role, name: n.name, children: [] };
+      (parent ? parent.children : roots).push(node);
+      return node;
+    },
+  );
   return roots;
 }
 

@@ -42,21 +42,51 @@ export function nodeLine(n: SnapNode, content?: string): string {
   return `[${head}]${label ? ` ${clip(label)}` : ''}${extra}`;
 }
 
-/** Indentation by depth, relative to the shallowest node shown. */
+/**
+ * The one walk every form of a listing shares (seed 001's lines, seed 002's outline, the data
+ * form's tree): the nodes at `indexes`, in the order given, each with how many shown ancestors it
+ * has (its indentation: depth compaction, not raw depth) and what `visit` made of the nearest one.
+ * `visit` returns what stands for the node, or null to skip it: a skipped node's children are
+ * promoted to its parent. Nesting is read from depths in document order, so `indexes` ascend (a
+ * shown node's ancestors are the shown nodes before it that no node in between has closed).
+ */
+export function walkShown<T>(
+  nodes: readonly SnapNode[],
+  indexes: Iterable<number>,
+  visit: (n: SnapNode, i: number, level: number, parent: T | undefined) => T | null,
+): void {
+  // two parallel stacks, not an object per level: this runs once per node of a listing
+  const depths: number[] = [];
+  const made: T[] = [];
+  let prev = -1;
+  for (const i of indexes) {
+    const n = nodes[i]!;
+    // a node left out between two shown ones closes every branch at or below its depth: without
+    // this, a button after a heading's section would nest under the heading
+    let closes = n.depth;
+    if (i > prev) for (let k = prev + 1; k < i; k++) closes = Math.min(closes, nodes[k]!.depth);
+    prev = i;
+    while (depths.length > 0 && depths[depths.length - 1]! >= closes) {
+      depths.pop();
+      made.pop();
+    }
+    const v = visit(n, i, depths.length, made[made.length - 1]);
+    if (v === null) continue;
+    depths.push(n.depth);
+    made.push(v);
+  }
+}
+
+/** Seed 001's lines for the nodes at `indexes`, indented by shown ancestors. */
 export function renderLines(
   nodes: SnapNode[],
   indexes: number[],
   content?: ReadonlyMap<number, string>,
 ): string[] {
-  if (indexes.length === 0) return [];
-  // depth compaction: indent by the number of shown ancestors, not by raw depth
   const out: string[] = [];
-  const chain: number[] = []; // depths of shown ancestors
-  for (const i of indexes) {
-    const n = nodes[i]!;
-    while (chain.length > 0 && chain[chain.length - 1]! >= n.depth) chain.pop();
-    out.push(`${'  '.repeat(chain.length)}${nodeLine(n, content?.get(i))}`);
-    chain.push(n.depth);
-  }
+  walkShown<true>(nodes, indexes, (n, i, level) => {
+    out.push(`${'  '.repeat(level)}${nodeLine(n, content?.get(i))}`);
+    return true;
+  });
   return out;
 }

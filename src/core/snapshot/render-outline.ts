@@ -1,11 +1,12 @@
 /**
- * Seed 002's outline, a third renderer of the snapshot tree: one `- role "name"[ = value] [ref=eN]`
+ * Seed 002's outline of the snapshot tree (nested by walkShown, like every listing form): one `- role "name"[ = value] [ref=eN]`
  * line per node, two spaces per level. Unnamed wrappers are skipped and their children promoted;
  * `diff` compares lines with refs stripped against the previous outline of the page.
  */
 import { slot } from '../state-bag.js';
 import type { BrowPage } from '../session/page.js';
 import { listingSlot } from './list-elements.js';
+import { walkShown } from './render-lines.js';
 import { limitDepth, selectScope, type Scope } from './scope.js';
 import { takeSnapshot, type SnapNode } from './snapshot.js';
 
@@ -77,15 +78,12 @@ export function outlineLine(n: SnapNode): string | null {
 /** Render the nodes at `indexes` (all by default), indented by the number of shown ancestors. */
 export function renderOutline(nodes: SnapNode[], indexes?: number[]): string[] {
   const out: string[] = [];
-  const chain: number[] = []; // depths of the shown ancestors
-  for (const i of indexes ?? nodes.keys()) {
-    const n = nodes[i]!;
+  walkShown<true>(nodes, indexes ?? nodes.keys(), (n, _i, level) => {
     const line = outlineLine(n);
-    if (line === null) continue;
-    while (chain.length > 0 && chain[chain.length - 1]! >= n.depth) chain.pop();
-    out.push(`${'  '.repeat(chain.length)}${line}`);
-    chain.push(n.depth);
-  }
+    if (line === null) return null;
+    out.push(`${'  '.repeat(level)}${line}`);
+    return true;
+  });
   return out;
 }
 
