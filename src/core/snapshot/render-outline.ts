@@ -1,7 +1,8 @@
 /**
- * Seed 002's outline of the snapshot tree (nested by walkShown, like every listing form): one `- role "name"[ = value] [ref=eN]`
- * line per node, two spaces per level. Unnamed wrappers are skipped and their children promoted;
- * `diff` compares lines with refs stripped against the previous outline of the page.
+ * Seed 002's outline of the snapshot tree: one `- role "name"[ = value] [ref=eN]` line per node,
+ * two spaces per level (nested by walkShown, like every listing form). Unnamed wrappers are
+ * skipped and their children promoted; `diff` compares lines with refs stripped against the
+ * previous outline of the page.
  */
 import { slot } from '../state-bag.js';
 import type { BrowPage } from '../session/page.js';
