@@ -117,6 +117,13 @@ export function classifyError(e: unknown): BrowserError {
   const msg = err.message;
   const name = err.name;
   if (name === 'TimeoutError') return new BrowserError('timeout', firstLine(msg), { cause: err });
+  // a CDP command the browser did not answer within protocolTimeout (puppeteer's ProtocolError)
+  if (/^[\w.]+ timed out\. Increase the 'protocolTimeout'/.test(msg)) {
+    return new BrowserError('timeout', `The browser did not answer ${msg.split(' ')[0]} in time.`, {
+      cause: err,
+      hint: 'The page or browser may be busy: retry, or take a fresh snapshot; a page whose script never yields is stopped by the watchdog.',
+    });
+  }
   if (name === 'TargetCloseError' || /Target closed|Session closed|has been closed/i.test(msg)) {
     return new BrowserError('page_closed', 'The page was closed while the call ran.', { cause: err });
   }

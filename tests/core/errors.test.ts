@@ -35,6 +35,23 @@ describe('errors', () => {
     expect(classifyError('a string').code).toBe('unexpected_error');
   });
 
+  it('timeout when Chromium does not answer a CDP command in time (a real protocol timeout)', async () => {
+    const id = await h.open('faults/spin-at-load.html', { wait_until: 'commit' });
+    const page = h.rt.core.findPage(id)!;
+    // the page hangs its renderer at load: an evaluation with a short protocol timeout is not answered
+    let thrown: unknown;
+    for (let tries = 0; tries < 50 && !thrown; tries++) {
+      await page.cdp
+        .send('Runtime.evaluate', { expression: '0', returnByValue: true }, { timeout: 300 })
+        .catch((e: unknown) => void (thrown = e));
+    }
+    expect((thrown as Error).message).toMatch(/Runtime\.evaluate timed out/);
+    const err = classifyError(thrown);
+    expect(err.code).toBe('timeout');
+    expect(err.message).toBe('The browser did not answer Runtime.evaluate in time.');
+    await h.call('browser_close_page', { page_id: id });
+  });
+
   it('action_failed when the page refuses what the action should achieve', async () => {
     const pageId = await h.open('core/stubborn.html');
     const refs = await h.refs(pageId);
