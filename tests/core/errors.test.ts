@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserError, classifyError, ERROR_CODES } from '../../src/core/errors.js';
 import { ERROR_TABLE } from '../../src/runtime/error-table.js';
 import { harness, refOf, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -39,8 +40,10 @@ describe('errors', () => {
     const id = await h.open('faults/spin-at-load.html', { wait_until: 'commit' });
     const page = h.rt.core.findPage(id)!;
     // the page hangs its renderer at load: an evaluation with a short protocol timeout is not answered
+    // (the spin starts at the load event, which a loaded machine may deliver late)
     let thrown: unknown;
-    for (let tries = 0; tries < 50 && !thrown; tries++) {
+    const end = Date.now() + scaled(10_000);
+    while (!thrown && Date.now() < end) {
       await page.cdp
         .send('Runtime.evaluate', { expression: '0', returnByValue: true }, { timeout: 300 })
         .catch((e: unknown) => void (thrown = e));
