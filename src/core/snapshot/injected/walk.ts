@@ -7,29 +7,17 @@ import {
   namedFromContent,
   ANY_PSEUDO,
   pseudoRulesIn,
-  recursionTitle,
   withPseudo,
   type PseudoRules,
 } from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
-import { labelNamesVisibleControl, labelsHiddenControl } from './labels.js';
+import { labelNamesVisibleControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
 import { BoxJobs } from './boxes.js';
-import { computedStyle, freeze, nodeGetRootNode, setPrototypeOf, table } from './natives.js';
-import {
-  CHILDREN_PRESENTATIONAL,
-  CLICK_CHECKED,
-  QUIET,
-  RANGE_ROLE,
-  TEXT_LEVEL,
-  enterTable,
-  explicitRole,
-  headingLevel,
-  implicitRole,
-  roleFlags,
-} from './roles.js';
-import { CAPTION, CELL, FORM_CONTROL, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
+import { freeze, nodeGetRootNode, setPrototypeOf } from './natives.js';
+import { CHILDREN_PRESENTATIONAL, enterTable, roleFlags } from './roles.js';
+import { CAPTION, CELL, INLINE, LEAF, NO_SCROLL, SHADOW_HOST, SKIP, tagFlags } from './tags.js';
 import { RowCells, TableGeometry, cellColumn, rowCells } from './table-boxes.js';
 import {
   TextCtxStack,
@@ -44,31 +32,10 @@ import { shadowRootOf, slotChildren } from './shadow.js';
 import { StyleCache } from './style-cache.js';
 import { CAP, collapse, hasText } from './text.js';
 import type { WalkNode } from './types.js';
-import { CONTENTS, GONE, INVISIBLE, visibilityOf } from './visibility.js';
+import { GONE, visibilityOf } from './visibility.js';
 import { emitSvgParts } from './svg.js';
-import {
-  actionsOf,
-  describedText,
-  dragSignal,
-  hasClickSignal,
-  hasPointerSignal,
-  isDisabled,
-  isDragCursor,
-  isEditableRoot,
-  rangeOf,
-  statesOf,
-  valueOf,
-} from './widget.js';
-import { anyPressListener, hasPressListener } from './patches.js';
-
-/** Content we cannot read, shown as an opaque line. */
-const OPAQUE = table<string>({
-  canvas: 'canvas',
-  embed: 'embed',
-  object: 'object',
-  video: 'video',
-  audio: 'audio',
-});
+import { Visit, contentAnswer, decide, fillNode, isTextLevel, parentCursor, shownRole } from './visit.js';
+import { actionsOf, isDisabled } from './widget.js';
 
 const NO_STRINGS = freeze([]) as unknown as string[];
 const NO_ATTRS = freeze({}) as Record<string, string>;
@@ -144,7 +111,6 @@ export class Walker implements Emitter {
     return true;
   }
 
-  /** A node with a box from a rect. */
   /** A node; its box is measured from `source` after the walk (see fillBoxes). */
   node(id: number, depth: number, role: string, name: string, tag: string, source: Element | null): WalkNode {
     const node = new OutlineNode(id, depth, role, name, tag) as WalkNode;
@@ -184,19 +150,12 @@ export class Walker implements Emitter {
   }
 
   /** Walk the composed children; returns their text for a name from content when `collect`. */
-  private visitChildren(
-    el: Element,
-    tag: string,
-    tf: number,
-    ctx: TextCtx,
-    textHidden: boolean,
-    cursor: string | undefined,
-    collect: boolean,
-  ): string {
+  private visitChildren(v: Visit, ctx: TextCtx, textHidden: boolean, collect: boolean): string {
+    const { el, tag } = v;
     // A closed <details> shows only its summary; loose text in it has no element to check.
     if (tag === 'details' && !(el as HTMLDetailsElement).open) textHidden = true;
     let content = '';
-    const root = tf & SHADOW_HOST ? shadowRootOf(el) : null;
+    const root = v.tf & SHADOW_HOST ? shadowRootOf(el) : null;
     let n: Node | null;
     if (root) {
       observeRoot(root);
@@ -208,7 +167,7 @@ export class Walker implements Emitter {
         const assigned = slotChildren(el as HTMLSlotElement);
         if (assigned) {
           for (let i = 0; i < assigned.length && !this.truncated; i++) {
-            const part = this.visitNode(assigned[i]!, ctx, textHidden, el, cursor, collect);
+            const part = this.visitNode(assigned[i]!, ctx, textHidden, v, collect);
             if (collect) content += part;
           }
           return content;
@@ -217,22 +176,16 @@ export class Walker implements Emitter {
       n = el.firstChild;
     }
     for (; n && !this.truncated; n = n.nextSibling) {
-      const part = this.visitNode(n, ctx, textHidden, el, cursor, collect);
+      const part = this.visitNode(n, ctx, textHidden, v, collect);
       if (collect) content += part;
     }
     return content;
   }
 
-  private visitNode(
-    n: Node,
-    ctx: TextCtx,
-    textHidden: boolean,
-    parent: Element,
-    cursor: string | undefined,
-    collect: boolean,
-  ): string {
+  /** A child of `parent`: an element is visited, text joins the context. */
+  private visitNode(n: Node, ctx: TextCtx, textHidden: boolean, parent: Visit, collect: boolean): string {
     const t = n.nodeType;
-    if (t === 1) return this.visitElement(n as Element, ctx, parent, cursor, collect);
+    if (t === 1) return this.visitElement(n as Element, ctx, parent.el, parent.cursor, collect);
     if (t !== 3 || textHidden) return '';
     const data = (n as Text).data;
     if (!ctx.covered) addText(ctx, n as Text, data);
@@ -261,19 +214,7 @@ export class Walker implements Emitter {
         if (row) row.valid = false;
         return '';
       }
-      const invisible = vis === INVISIBLE;
-      const part = this.element(
-        el,
-        tag,
-        tf,
-        a,
-        invisible,
-        vis === CONTENTS,
-        ctx,
-        parent,
-        parentCursor,
-        collect,
-      );
+      const part = this.element(new Visit(el, tag, tf, a, vis, ctx, parent, parentCursor, collect));
       if (row && row.lastCell !== el) row.valid = false;
       return collect && part ? joinContent('', part, inlineInName(el, tf)) : '';
     } catch (e) {
@@ -304,245 +245,77 @@ export class Walker implements Emitter {
     return node;
   }
 
-  private element(
-    el: Element,
-    tag: string,
-    tf: number,
-    a: Attrs,
-    invisible: boolean,
-    contents: boolean,
-    ctx: TextCtx,
-    parent: Element | null,
-    parentCursor: string | undefined,
-    collect: boolean,
-  ): string {
-    const explicit = explicitRole(el, a);
-    const rawRole = explicit ?? implicitRole(el, tag, a);
-    const rf = roleFlags(rawRole);
-    let emit = false;
-    let clickable = false;
-    let scrollable = false;
-    let editable = false;
-    let cursor: string | undefined;
-    /** The parent's cursor, when `cursor` was computed (an own cursor differs from it). */
-    let parentCur: string | undefined;
-    /** A mouse-drag signal found while deciding to emit (see dragSignal). */
-    let drag = false;
-    /** The aria-labelledby name computed while deciding to emit ('' when not computed). */
-    let labelled = '';
-    /** Shown for its title alone. */
-    let titled = false;
-    const opaque = OPAQUE[tag];
-    if (!invisible) {
-      if (
-        !(rf & QUIET) ||
-        (explicit !== null && explicit !== 'generic' && explicit !== 'none' && explicit !== 'presentation')
-      ) {
-        emit = true;
-        // Content made clickable by script (a list item, a row, an image) still gets `click`.
-        if (rf & CLICK_CHECKED) {
-          if (hasClickSignal(el, a)) clickable = true;
-          else if (!contents) {
-            parentCur = this.parentCursor(parent, parentCursor);
-            cursor = this.styles.cursor(el, tag, a, parentCur);
-            clickable = cursor === 'pointer' && parentCur !== 'pointer';
-          }
-        }
-      } else if (opaque !== undefined) {
-        emit = true;
-      } else if (tag !== 'html' && tag !== 'body') {
-        if (a.editable !== null && isEditableRoot(el, a)) editable = emit = true;
-        else if (hasClickSignal(el, a) || (tag === 'label' && labelsHiddenControl(el)))
-          clickable = emit = true;
-        else if (tag !== 'label' && !contents) {
-          parentCur = this.parentCursor(parent, parentCursor);
-          cursor = this.styles.cursor(el, tag, a, parentCur);
-          if (cursor === 'pointer' && parentCur !== 'pointer') clickable = emit = true;
-          // its own grab/move cursor, or an item of a container listening for presses (a sortable)
-          else if (isDragCursor(cursor) && parentCur !== cursor) drag = emit = true;
-          else if (parent !== null && hasPressListener(parent)) drag = emit = true;
-        }
-        if (!emit && a.label !== null && hasText(a.label)) emit = true;
-        // named by aria-labelledby (hidden or not, the element pointed at gives its text)
-        if (!emit && a.labelledby !== null) {
-          labelled = namePrefix(el, tag, a, 'generic');
-          if (labelled) emit = true;
-        }
-        if (
-          !emit &&
-          !contents &&
-          !(tf & (NO_SCROLL | INLINE)) &&
-          el.firstElementChild &&
-          this.styles.scrollable(el, tag, a)
-        ) {
-          scrollable = emit = true;
-        }
-        // a generic element with a tooltip (title): not its name, as in Chromium, but its description
-        if (!emit && !ctx.covered && rawRole === 'generic' && a.title !== null && hasText(a.title))
-          titled = emit = true;
-      }
-    }
+  /** A visible element: a line of its own, a text-level line beside its text, or none. */
+  private element(v: Visit): string {
+    decide(v, this.styles);
     // What this element gives an ancestor's name from content, when asked.
-    const given = collect ? descendantPrefix(el, tag, a, rawRole) : '';
-    // Inline text-level semantics (strong, insertion, abbr…) are shown where their text is not
-    // already an ancestor's name, and their text keeps flowing in their parent's.
-    if (
-      (rf & TEXT_LEVEL || titled) &&
-      tf & INLINE &&
-      !ctx.covered &&
-      !invisible &&
-      !clickable &&
-      !editable &&
-      !scrollable
-    )
-      return this.textLevel(el, tag, tf, a, rawRole, ctx, cursor, given);
-    // A quiet element shown for another reason (a name, focus, a click) is generic, except a row
-    // group or text-level element, which keeps its own role.
-    const role =
-      rawRole === 'none' ||
-      rawRole === 'presentation' ||
-      (rf & QUIET && !explicit && !(rf & TEXT_LEVEL) && rawRole !== 'rowgroup')
-        ? 'generic'
-        : rawRole;
+    v.given = v.collect ? descendantPrefix(v.el, v.tag, v.a, v.rawRole) : '';
+    if (isTextLevel(v)) return this.textLevel(v);
+    if (!v.emit) return this.passThrough(v);
+    return this.emitted(v);
+  }
 
-    if (!emit) {
-      if (tf & LEAF) {
-        if (tag === 'br') {
-          if (!ctx.covered) ctx.pending += ' ';
-          return ' ';
-        }
-        return given ?? '';
+  /** An element without a line: its children are walked in its context, its text flows into it. */
+  private passThrough(v: Visit): string {
+    const { el, tag, tf, ctx, given } = v;
+    if (tf & LEAF) {
+      if (tag === 'br') {
+        if (!ctx.covered) ctx.pending += ' ';
+        return ' ';
       }
-      const block = !(tf & INLINE);
-      if (block && !ctx.covered) endSegment(ctx);
-      // an inline tag laid out as a box of its own (a flex item, inline-block) touching its
-      // neighbours: its words do not run into theirs ("Bob" "Invoice" is not "BobInvoice")
-      const spaced = !block && !ctx.covered && !inlineInName(el, tf);
-      if (spaced) ctx.pending += ' ';
-      // A label's text is its control's name, a legend's or caption's its group's: do not repeat it.
-      const coverLabel =
-        !ctx.covered &&
-        ((tag === 'label' && labelNamesVisibleControl(el)) || (tf & CAPTION && this.namesParent(el, ctx)));
-      if (coverLabel) ctx.covered = true;
-      let content = this.visitChildren(el, tag, tf, ctx, invisible, cursor, given === null);
-      if (this.pseudo && given === null) content = withPseudo(el, content, this.pseudo);
-      if (coverLabel) ctx.covered = false;
-      if (block && !ctx.covered) endSegment(ctx);
-      if (spaced && !ctx.covered) ctx.pending += ' ';
-      return given ?? (hasText(content) ? content : recursionTitle(el, a, rawRole));
+      return given ?? '';
     }
+    const block = !(tf & INLINE);
+    if (block && !ctx.covered) endSegment(ctx);
+    // an inline tag laid out as a box of its own (a flex item, inline-block) touching its
+    // neighbours: its words do not run into theirs ("Bob" "Invoice" is not "BobInvoice")
+    const spaced = !block && !ctx.covered && !inlineInName(el, tf);
+    if (spaced) ctx.pending += ' ';
+    // A label's text is its control's name, a legend's or caption's its group's: do not repeat it.
+    const coverLabel =
+      !ctx.covered &&
+      ((tag === 'label' && labelNamesVisibleControl(el)) || (tf & CAPTION && this.namesParent(el, ctx)));
+    if (coverLabel) ctx.covered = true;
+    let content = this.visitChildren(v, ctx, v.invisible, given === null);
+    if (this.pseudo && given === null) content = withPseudo(el, content, this.pseudo);
+    if (coverLabel) ctx.covered = false;
+    if (block && !ctx.covered) endSegment(ctx);
+    if (spaced && !ctx.covered) ctx.pending += ' ';
+    return contentAnswer(v, content);
+  }
 
+  /** An element with a line of its own: its node, then its children in a context under it. */
+  private emitted(v: Visit): string {
+    const { el, tag, tf, a, ctx } = v;
     this.flush(ctx);
     ctx.children++;
-    const roleF = role === rawRole ? rf : roleFlags(role);
-    const prefix = labelled && role === 'generic' ? labelled : namePrefix(el, tag, a, role);
-    const fromContent = !prefix && namedFromContent(tag, role, roleF, tf);
-    const disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0, tf);
-    if (!scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
-      scrollable = this.styles.scrollable(el, tag, a);
+    const role = (v.role = shownRole(v));
+    v.roleF = role === v.rawRole ? v.rf : roleFlags(role);
+    const prefix = v.labelled && role === 'generic' ? v.labelled : namePrefix(el, tag, a, role);
+    const fromContent = !prefix && namedFromContent(tag, role, v.roleF, tf);
+    v.disabled = isDisabled(el, tag, a, this.disabledFieldsets > 0, tf);
+    if (!v.scrollable && !(tf & (LEAF | NO_SCROLL)) && el.firstElementChild)
+      v.scrollable = this.styles.scrollable(el, tag, a);
     const node = this.node(idOf(el), ctx.depth, role, prefix, tag, el);
     const job = this.boxes.last;
-    if (tf & CELL && this.row !== null && this.row.el === parent) {
-      this.row.lastCell = el;
-      const col = cellColumn(this.row, el, tag, a);
-      if (col >= 0) this.boxes.cell(job, this.row.table, col, this.row.job);
-    }
-    // The own cursor of a focusable, explicitly roled or script-clickable element (a drag handle
-    // button, a thumb, a box moved by its own mousedown listener).
-    if (
-      cursor === undefined &&
-      !contents &&
-      (a.tabindex !== null || explicit !== null || clickable) &&
-      !(tf & (LEAF | FORM_CONTROL | CELL)) &&
-      tag !== 'a'
-    ) {
-      parentCur = this.parentCursor(parent, parentCursor);
-      cursor = this.styles.cursor(el, tag, a, parentCur);
-    }
-    const ownCursor = cursor !== undefined && cursor !== parentCur ? cursor : '';
-    // (the call only when a signal is possible: most nodes of a big page have none)
-    if (!drag && (ownCursor !== '' || a.roledescription !== null || anyPressListener()))
-      drag = dragSignal(el, tag, role, a, tf, ownCursor);
-    // clickable as a state: by a pointer signal, not by a tabindex alone (that is `focusable`)
-    const clickState =
-      clickable &&
-      role === 'generic' &&
-      (a.tabindex === null || ownCursor === 'pointer' || hasPointerSignal(el, a));
-    node.states = statesOf(el, tag, role, a, this.focused, disabled, roleF, clickState);
-    node.actions = actionsOf(el, tag, role, a, clickable, disabled, scrollable, false, roleF, drag);
-    if (a.keep) node.attrs = a.keep;
-    if (role === 'heading') node.level = headingLevel(tag, a);
-    const value = valueOf(el, tag, role, a, roleF);
-    if (value !== undefined) node.value = value;
-    // ranges: range roles, and native input/progress/meter (leaves)
-    const range = roleF & RANGE_ROLE || tf & LEAF ? rangeOf(el, tag, role, a, roleF) : null;
-    if (range !== null) {
-      if (range[0] !== undefined) node.valueMin = range[0];
-      if (range[1] !== undefined) node.valueMax = range[1];
-    }
-    if (a.description !== null || a.describedby !== null) {
-      const description = describedText(el, a);
-      if (description) node.description = description;
-    }
-    if (clickable && role === 'generic') node.clickable = true;
-    if (tag === 'iframe' || tag === 'frame') {
-      node.frame = true;
-      const cs = getComputedStyle(el);
-      node.frameInset = [
-        el.clientLeft + parseFloat(cs.paddingLeft),
-        el.clientTop + parseFloat(cs.paddingTop),
-      ];
-    }
-    if (opaque !== undefined) node.opaque = opaque;
-    if (tf & LEAF && !node.name) node.name = nameSuffix(el, a, role);
-    if (!this.push(node)) return given ?? '';
-
-    if (tag === 'select') {
-      emitOptions(this, el as HTMLSelectElement, ctx.depth + 1, role === 'combobox');
-      return given ?? '';
-    }
+    this.inferCell(v, job);
+    fillNode(v, node, this.styles, this.focused);
+    if (!this.push(node)) return v.given ?? '';
     if (tf & LEAF) {
-      // MathML is not walked; its text content is the best plain rendering we have.
-      if (tag === 'math') {
-        const text = collapse(el.textContent ?? '', CAP);
-        if (text) node.text = text;
-      }
-      // Clickable shapes, links and groups of an inline SVG get lines (and refs) of their own.
-      if (tag === 'svg')
-        emitSvgParts(
-          this,
-          el,
-          ctx.depth + 1,
-          cursor ?? this.styles.cursor(el, tag, a, this.parentCursor(parent, parentCursor)),
-        );
-      return given ?? '';
+      this.leafParts(v, node);
+      return v.given ?? '';
     }
     const covered =
       ctx.covered ||
       fromContent ||
-      editable ||
-      (roleF & CHILDREN_PRESENTATIONAL) !== 0 ||
+      v.editable ||
+      (v.roleF & CHILDREN_PRESENTATIONAL) !== 0 ||
       // a table's caption line: its words are already the table's name
       (tag === 'caption' && this.namesParent(el, ctx));
     const inner = this.ctxs.at(ctx.depth + 1, node, covered);
-    const previousTable = tag === 'table' ? enterTable(explicit ?? '') : undefined;
-    const previousGeometry = this.table;
-    const previousRow = this.row;
-    if (tag === 'table') this.table = new TableGeometry();
-    else if (tag === 'tr')
-      this.row = role === 'row' ? rowCells(this.table, el, a, job, parent?.localName ?? '') : null;
-    const fieldset = tag === 'fieldset' && disabled ? 1 : 0;
-    this.disabledFieldsets += fieldset;
-    let content: string;
-    try {
-      content = this.visitChildren(el, tag, tf, inner, false, cursor, fromContent || given === null);
-    } finally {
-      if (tag === 'table') enterTable(previousTable);
-      this.table = previousGeometry;
-      this.row = previousRow;
-      this.disabledFieldsets -= fieldset;
-    }
-    if (this.pseudo && (fromContent || given === null)) content = withPseudo(el, content, this.pseudo);
+    const collect = fromContent || v.given === null;
+    let content = this.descend(v, inner, job, collect);
+    if (this.pseudo && collect) content = withPseudo(el, content, this.pseudo);
     if (fromContent) node.name = collapse(content, CAP);
     if (!node.name) node.name = nameSuffix(el, a, role);
     if (!node.name) titleDescription(node, a);
@@ -553,7 +326,62 @@ export class Walker implements Emitter {
     } else {
       this.flush(inner);
     }
-    return given ?? (hasText(content) ? content : recursionTitle(el, a, rawRole));
+    return contentAnswer(v, content);
+  }
+
+  /** A cell of the row whose cells are being inferred: its column, for its box. */
+  private inferCell(v: Visit, job: number): void {
+    const row = this.row;
+    if (!(v.tf & CELL) || row === null || row.el !== v.parent) return;
+    row.lastCell = v.el;
+    const col = cellColumn(row, v.el, v.tag, v.a);
+    if (col >= 0) this.boxes.cell(job, row.table, col, row.job);
+  }
+
+  /** What an emitted leaf shows past its line: a select's options, MathML's text, an SVG's parts. */
+  private leafParts(v: Visit, node: WalkNode): void {
+    const { el, tag, ctx } = v;
+    if (tag === 'select') {
+      emitOptions(this, el as HTMLSelectElement, ctx.depth + 1, v.role === 'combobox');
+      return;
+    }
+    // MathML is not walked; its text content is the best plain rendering we have.
+    if (tag === 'math') {
+      const text = collapse(el.textContent ?? '', CAP);
+      if (text) node.text = text;
+    }
+    // Clickable shapes, links and groups of an inline SVG get lines (and refs) of their own.
+    if (tag === 'svg')
+      emitSvgParts(
+        this,
+        el,
+        ctx.depth + 1,
+        v.cursor ?? this.styles.cursor(el, tag, v.a, parentCursor(v.parent, v.parentCursor)),
+      );
+  }
+
+  /**
+   * Walk an emitted element's children in their context `inner`, inside the table, row or
+   * disabled fieldset it opens; returns their text when `collect`.
+   */
+  private descend(v: Visit, inner: TextCtx, job: number, collect: boolean): string {
+    const { el, tag } = v;
+    const previousTable = tag === 'table' ? enterTable(v.explicit ?? '') : undefined;
+    const previousGeometry = this.table;
+    const previousRow = this.row;
+    if (tag === 'table') this.table = new TableGeometry();
+    else if (tag === 'tr')
+      this.row = v.role === 'row' ? rowCells(this.table, el, v.a, job, v.parent?.localName ?? '') : null;
+    const fieldset = tag === 'fieldset' && v.disabled ? 1 : 0;
+    this.disabledFieldsets += fieldset;
+    try {
+      return this.visitChildren(v, inner, false, collect);
+    } finally {
+      if (tag === 'table') enterTable(previousTable);
+      this.table = previousGeometry;
+      this.row = previousRow;
+      this.disabledFieldsets -= fieldset;
+    }
   }
 
   /**
@@ -561,16 +389,8 @@ export class Walker implements Emitter {
    * term by its content), with its text as `text`, while that text also stays in the parent's.
    * It is not counted as an emitted child and follows the text it sits in.
    */
-  private textLevel(
-    el: Element,
-    tag: string,
-    tf: number,
-    a: Attrs,
-    role: string,
-    ctx: TextCtx,
-    cursor: string | undefined,
-    given: string | null,
-  ): string {
+  private textLevel(v: Visit): string {
+    const { el, tag, a, rawRole: role, ctx } = v;
     const node = this.node(idOf(el), ctx.depth, role, namePrefix(el, tag, a, role), tag, el);
     node.actions = actionsOf(el, tag, role, a, false, false, false, false);
     if (a.keep) node.attrs = a.keep;
@@ -579,23 +399,17 @@ export class Walker implements Emitter {
     const list = this.deferred[ctx.depth];
     if (list) list[list.length] = node;
     else this.deferred[ctx.depth] = [node];
-    const content = this.visitChildren(el, tag, tf, ctx, false, cursor, true);
+    const content = this.visitChildren(v, ctx, false, true);
     const text = collapse(content, CAP);
     if (!node.name) node.name = role === 'term' ? text : nameSuffix(el, a, role);
     if (!node.name) titleDescription(node, a);
     if (text && text !== node.name) node.text = text;
-    return given ?? (hasText(content) ? content : recursionTitle(el, a, role));
+    return contentAnswer(v, content);
   }
 
   /** The computed cursor of an element, through this walk's cache (for the SVG parts). */
   cursorOf(el: Element, tag: string, a: Attrs, parentCursor: string): string {
     return this.styles.cursor(el, tag, a, parentCursor);
-  }
-
-  /** The computed cursor of the parent, computed only when needed. */
-  private parentCursor(parent: Element | null, known: string | undefined): string {
-    if (known !== undefined) return known;
-    return parent ? computedStyle(parent).cursor : 'auto';
   }
 
   /** A legend, caption or figcaption that gave its emitted parent the name. */
