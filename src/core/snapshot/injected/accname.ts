@@ -17,9 +17,6 @@ import { withPseudoIn } from './pseudo-content.js';
 import { CAP, collapse, hasText, tokens } from './text.js';
 import { hiddenForName } from './visibility.js';
 
-// The walk reads generated content with its own per-root rules; it imports them from here.
-export { ANY_PSEUDO, pseudoRulesIn, withPseudo, type PseudoRules } from './pseudo-content.js';
-
 interface NameState {
   /** The element being named; met again inside its own label it contributes nothing. */
   target: Element;

@@ -1,19 +1,10 @@
 /** The outline walk: the composed tree in pre-order, emitting the elements an agent can see or use. */
-import {
-  descendantPrefix,
-  inlineInName,
-  namePrefix,
-  nameSuffix,
-  namedFromContent,
-  ANY_PSEUDO,
-  pseudoRulesIn,
-  withPseudo,
-  type PseudoRules,
-} from './accname.js';
+import { descendantPrefix, inlineInName, namePrefix, nameSuffix, namedFromContent } from './accname.js';
 import { readAttrs, type Attrs } from './attrs.js';
 import { labelNamesVisibleControl } from './labels.js';
 import { idOf } from './ids.js';
 import { observeRoot } from './mutations.js';
+import { ANY_PSEUDO, pseudoRulesIn, withPseudo, type PseudoRules } from './pseudo-content.js';
 import { BoxJobs } from './boxes.js';
 import { freeze, nodeGetRootNode, setPrototypeOf } from './natives.js';
 import { CHILDREN_PRESENTATIONAL, enterTable, roleFlags } from './roles.js';
