@@ -91,7 +91,10 @@ describe('brow worker', () => {
       await until(() => delivered() > 200, 'events reaching the hanging subscriber', 20_000);
       const before = delivered();
       const loaded = await time(20);
-      await new Promise((r) => setTimeout(r, 250));
+      // the subscriber's next report (every 200 ms) counts the events that reached it meanwhile
+      const reports = () => sub.out().match(/delivered \d+\n/g)?.length ?? 0;
+      const seen = reports();
+      await until(() => reports() > seen, 'the subscriber to report again', 20_000);
       console.log(
         `[bus] snapshot latency on noisy.html (2000 console entries/s), worker and subscriber in their own processes, 20 calls: ` +
           `no subscriber median ${quiet.median.toFixed(1)} ms, p90 ${quiet.p90.toFixed(1)} ms; ` +

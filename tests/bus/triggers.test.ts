@@ -176,7 +176,7 @@ describe('triggers', () => {
         ),
       'the unbinding sent to the browser worker',
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => !env.worker.boundFunctions().includes('sub::late'), 'the browser worker to unbind');
     await env.call('browser::navigate', { session_id: a, url: env.server.url('bus/form.html') });
     await env.call('browser::snapshot', { session_id: a });
     // behaviour under test: nothing more arrives for the unbound trigger

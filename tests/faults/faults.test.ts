@@ -66,13 +66,15 @@ describe('a crashed renderer', () => {
     const pageId = await h.open('faults/plain.html');
     const sessionId = corePage(pageId).session.id;
     // a wait in flight when the renderer goes
+    const session = corePage(pageId).session;
+    const others = session.callsInFlight;
     const waiting = bounded('browser_wait', {
       page_id: pageId,
       condition: 'text',
       value: 'never shows',
       timeout_ms: 60_000,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await eventually(() => session.callsInFlight > others, 10_000), 'the wait in flight').toBe(true);
     // Page.crash never answers (the renderer is gone): do not wait for it
     void corePage(pageId)
       .cdp.send('Page.crash')
