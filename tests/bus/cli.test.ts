@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
+import { scaled } from '../scale.js';
 import { startEngine, type EngineHarness } from './engine-harness.js';
 import { agentClient, until } from './setup.js';
 
@@ -46,7 +47,8 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-describe('brow worker', () => {
+// each test starts brow worker processes (and a Chromium): their budget follows the machine's load
+describe('brow worker', { timeout: scaled(60_000) }, () => {
   it('takes its engine from III_URL, and from --engine', async () => {
     const viaEnv = start(['bin/brow.js', 'worker', '--name', 'browser-env'], { III_URL: engine.url });
     await engine.waitFor(

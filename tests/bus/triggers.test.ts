@@ -122,8 +122,10 @@ describe('triggers', () => {
     bind('browser::session-stopped', 'sub::stopped');
     await bound('sub::stopped');
     await env.call('browser::sessions::stop', { session_id: b });
-    const t = (await env.call('browser::sessions::start', { ttl_ms: 3000 })).session_id;
-    await until(() => of('sub::stopped').some((p) => p.session_id === t), 'the ttl stop', 8000);
+    // the ttl must outlast opening the session's page, which a loaded machine slows
+    const ttl = scaled(3000);
+    const t = (await env.call('browser::sessions::start', { ttl_ms: ttl })).session_id;
+    await until(() => of('sub::stopped').some((p) => p.session_id === t), 'the ttl stop', ttl + 5000);
     expect(of('sub::stopped').find((p) => p.session_id === b)).toEqual({
       session_id: b,
       reason: 'stopped',

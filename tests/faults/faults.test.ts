@@ -34,11 +34,12 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The call's outcome, or a failure naming it when it does not come back within `ms`. */
+/** The call's outcome, or a failure naming it when it does not come back within `ms` (scaled to the machine). */
 async function bounded(name: string, input: Record<string, unknown>, ms = 25_000): Promise<any> {
+  const limit = scaled(ms);
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} hung for more than ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`${name} hung for more than ${limit} ms`)), limit);
   });
   try {
     return await Promise.race([h.call(name, input), hung]);
