@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/runtime/outcome.js';
+import { eventually } from '../scale.js';
 import { busEnv, until, type BusEnv } from './setup.js';
 
 let env: BusEnv;
@@ -31,12 +32,20 @@ describe('bus cancellation', () => {
     void env
       .call(
         'browser::execute',
-        { session_id: sid, code: 'await sleep(60000); return 1', timeout_ms: 60_000 },
+        {
+          session_id: sid,
+          code: 'globalThis.__sleeping = true; await sleep(60000); return 1',
+          timeout_ms: 60_000,
+        },
         90_000,
       )
       .catch(() => undefined);
     await until(() => running.length === 1, 'the execute call to start');
-    await new Promise((r) => setTimeout(r, 500));
+    // the script is running in the page (it sleeps there; the page itself answers)
+    const page = [...env.runtime.core.sessions.get(sid)!.pages.values()][0]!;
+    const sleeping = () =>
+      page.raw.evaluate(() => (globalThis as { __sleeping?: boolean }).__sleeping === true);
+    expect(await eventually(sleeping, 10_000), 'the script to start').toBe(true);
     await env.worker.close();
     const out = await running[0]!;
     expect(out.ok).toBe(false);
@@ -44,7 +53,6 @@ describe('bus cancellation', () => {
     expect(out.content).toContain('shutting down');
     // (without the cancel it would end after 60 s with the script's own timeout)
     // the page was freed: a call on it answers, and the script is no longer running there
-    const page = [...env.runtime.core.sessions.get(sid)!.pages.values()][0]!;
     const listed = await env.runtime.invoke('browser_list_elements', { page_id: page.id });
     expect(listed.ok).toBe(true);
     env.worker.close = async () => undefined; // closed already

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
+import { scaled } from '../scale.js';
 import { startEngine, type EngineHarness } from './engine-harness.js';
 import { agentClient, until } from './setup.js';
 
@@ -46,7 +47,8 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-describe('brow worker', () => {
+// each test starts brow worker processes (and a Chromium): their budget follows the machine's load
+describe('brow worker', { timeout: scaled(60_000) }, () => {
   it('takes its engine from III_URL, and from --engine', async () => {
     const viaEnv = start(['bin/brow.js', 'worker', '--name', 'browser-env'], { III_URL: engine.url });
     await engine.waitFor(
@@ -91,7 +93,10 @@ describe('brow worker', () => {
       await until(() => delivered() > 200, 'events reaching the hanging subscriber', 20_000);
       const before = delivered();
       const loaded = await time(20);
-      await new Promise((r) => setTimeout(r, 250));
+      // the subscriber's next report (every 200 ms) counts the events that reached it meanwhile
+      const reports = () => sub.out().match(/delivered \d+\n/g)?.length ?? 0;
+      const seen = reports();
+      await until(() => reports() > seen, 'the subscriber to report again', 20_000);
       console.log(
         `[bus] snapshot latency on noisy.html (2000 console entries/s), worker and subscriber in their own processes, 20 calls: ` +
           `no subscriber median ${quiet.median.toFixed(1)} ms, p90 ${quiet.p90.toFixed(1)} ms; ` +

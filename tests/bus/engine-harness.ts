@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { scaled } from '../scale.js';
 
 type Msg = Record<string, any> & { type: string };
 
@@ -63,7 +64,7 @@ export interface EngineHarness {
   functionInfo(id: string): Omit<FunctionEntry, 'owner'> | undefined;
   triggerTypes(): Omit<TriggerTypeEntry, 'owner'>[];
   triggers(): TriggerEntry[];
-  /** Poll until the condition holds (default 10 s). */
+  /** Poll until the condition holds (default 10 s, scaled to the machine). */
   waitFor(cond: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** Terminate every connection and stop listening (an engine crash, from the workers' side). */
   close(): Promise<void>;
@@ -360,8 +361,9 @@ export async function startEngine(opts: { port?: number } = {}): Promise<EngineH
     triggers: () => [...triggers.values()],
     async waitFor(cond, what, timeoutMs = 10_000) {
       const t0 = Date.now();
+      const limit = scaled(timeoutMs);
       while (!cond()) {
-        if (Date.now() - t0 > timeoutMs) throw new Error(`engine harness: timed out waiting for ${what}`);
+        if (Date.now() - t0 > limit) throw new Error(`engine harness: timed out waiting for ${what}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

@@ -5,6 +5,7 @@ import { startHttpServer, type RunningServer } from '../../src/doors/http/server
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { eventually } from '../scale.js';
 import { until } from './setup.js';
 
 let runtime: BrowRuntime;
@@ -122,13 +123,18 @@ describe('GET /v1/events', () => {
 describe('browser_wait for an event', () => {
   it('resolves on the next event of that type in the session', async () => {
     const opened = await must('browser_open_page', { url: fixtures.url('bus/form.html') });
+    const events = runtime.core.events;
+    const others = events.listening('navigated', opened.session_id);
     const waiting = runtime.invoke('browser_wait', {
       page_id: opened.page_id,
       condition: 'event',
       value: 'navigated',
       timeout_ms: 10_000,
     });
-    await new Promise((r) => setTimeout(r, 50));
+    expect(
+      await eventually(() => events.listening('navigated', opened.session_id) > others, 10_000),
+      "browser_wait's subscription",
+    ).toBe(true);
     await must('browser_navigate', { page_id: opened.page_id, url: fixtures.url('bus/second.html') });
     const r = await waiting;
     expect(r.ok).toBe(true);

@@ -28,7 +28,13 @@ describe('engine restart', () => {
     await env.engine.close();
     // while the engine is down a call cannot be delivered; it is not lost by the worker either
     await expect(env.call('browser::doctor', {}, 300)).rejects.toMatchObject({ code: 'TIMEOUT' });
-    await new Promise((r) => setTimeout(r, 300));
+    // the worker has seen the engine go: its socket closed, it backs off and retries (the SDK's
+    // connection state, a field its types do not declare)
+    const state = () => (env.worker.client as unknown as { connectionState?: string }).connectionState;
+    await until(
+      () => ['disconnected', 'connecting', 'reconnecting'].includes(state() ?? ''),
+      'the worker to see the engine go',
+    );
 
     env.engine = await startEngine({ port });
     await env.engine.waitFor(

@@ -6,6 +6,7 @@ import type { BrowConfigInput } from '../../src/core/config.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { scaled } from '../scale.js';
 import { startEngine, type EngineHarness } from './engine-harness.js';
 
 /** Short backoff so reconnect tests take a second, not the SDK's default 1 s → 30 s. */
@@ -88,11 +89,12 @@ export async function busEnv(
   return env;
 }
 
-/** Wait until a condition holds (polling every 20 ms). */
+/** Wait until a condition holds (polling every 20 ms), for at most scaled(timeoutMs). */
 export async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const t0 = Date.now();
+  const limit = scaled(timeoutMs);
   while (!cond()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - t0 > limit) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

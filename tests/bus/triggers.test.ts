@@ -122,8 +122,10 @@ describe('triggers', () => {
     bind('browser::session-stopped', 'sub::stopped');
     await bound('sub::stopped');
     await env.call('browser::sessions::stop', { session_id: b });
-    const t = (await env.call('browser::sessions::start', { ttl_ms: 3000 })).session_id;
-    await until(() => of('sub::stopped').some((p) => p.session_id === t), 'the ttl stop', 8000);
+    // the ttl must outlast opening the session's page, which a loaded machine slows
+    const ttl = scaled(3000);
+    const t = (await env.call('browser::sessions::start', { ttl_ms: ttl })).session_id;
+    await until(() => of('sub::stopped').some((p) => p.session_id === t), 'the ttl stop', ttl + 5000);
     expect(of('sub::stopped').find((p) => p.session_id === b)).toEqual({
       session_id: b,
       reason: 'stopped',
@@ -176,7 +178,7 @@ describe('triggers', () => {
         ),
       'the unbinding sent to the browser worker',
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => !env.worker.boundFunctions().includes('sub::late'), 'the browser worker to unbind');
     await env.call('browser::navigate', { session_id: a, url: env.server.url('bus/form.html') });
     await env.call('browser::snapshot', { session_id: a });
     // behaviour under test: nothing more arrives for the unbound trigger

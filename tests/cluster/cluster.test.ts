@@ -19,6 +19,7 @@ import type { Outcome } from '../../src/runtime/outcome.js';
 import type { BrowEvent } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { eventually } from '../scale.js';
 import { stdioClient } from '../doors/helpers.js';
 import { startNats, startWorker, type Nats, type Worker } from './harness.js';
 
@@ -449,7 +450,10 @@ describe('brow cluster on NATS', () => {
       value: 'Never shown',
       timeout_ms: 100_000,
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // the call has reached its worker (the worker's status counts it as running)
+    const reached = async () =>
+      ((await gw.workers.refresh()).find((w) => w.id === workerOf(pageA))?.running ?? 0) > 0;
+    expect(await eventually(reached, 10_000), 'the wait to reach its worker').toBe(true);
     await nats.stop();
     expect(failed(await running)).toEqual({ code: 'connection_failed', reason: 'nats_disconnected' });
     nats = await startNats(['-c', CONF], nats.port);

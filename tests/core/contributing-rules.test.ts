@@ -473,24 +473,6 @@ const SLEEPS_ALLOWED: Record<string, string> = {
     'behaviour under test: with walk_ahead false nothing walks unasked',
 };
 
-/**
- * Sleeps that stand for an event no test can see yet (no signal from brow or the bus marks it):
- * to replace, as the races above. Each names what it stands for.
- */
-const SLEEPS_TO_FIX: Record<string, string> = {
-  'tests/bus/cancel.test.ts setTimeout(r, 500)': "the execute call's script is running in the page",
-  'tests/bus/cli.test.ts setTimeout(r, 250)': 'the subscriber has received the last events (printed only)',
-  'tests/bus/events.test.ts setTimeout(r, 50)': "browser_wait's event subscription is in place",
-  'tests/bus/resilience.test.ts setTimeout(r, 300)': 'the worker has seen the engine go',
-  'tests/bus/triggers.test.ts setTimeout(r, 100)': 'the browser worker has applied the unbinding',
-  'tests/cluster/cluster.test.ts setTimeout(r, 200)': 'the browser_wait call has reached its node',
-  'tests/faults/faults.test.ts setTimeout(r, 300)': 'the browser_wait call is in flight',
-  'tests/live/bus.test.ts setTimeout(r, 1500)':
-    'the recording has frames (the bus env does not expose the recorder)',
-  'tests/tool/open-close.test.ts setTimeout(r, 150)': 'the slow run holds the tab',
-  'tests/tool/run.test.ts setTimeout(r, 300)': "the stuck run's loop has started",
-};
-
 /** Each `new Promise((r) => setTimeout(r, …))` in a file that is not inside a loop, keyed as above. */
 function bareSleeps(file: string): { key: string; at: string }[] {
   const sf = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
@@ -537,7 +519,7 @@ describe('no fixed sleeps in tests (CONTRIBUTING: wait on the event or state, ne
   it('every sleep outside a poll loop is on the allow-list, with its reason', () => {
     expect(
       sleeps
-        .filter((s) => !(s.key in SLEEPS_ALLOWED) && !(s.key in SLEEPS_TO_FIX))
+        .filter((s) => !(s.key in SLEEPS_ALLOWED))
         .map((s) => `${s.at} ${s.key.split(' ').slice(1).join(' ')}`),
       'Wait with eventually() (tests/scale.ts) or on the event; a product constant gets a test override.',
     ).toEqual([]);
@@ -545,7 +527,7 @@ describe('no fixed sleeps in tests (CONTRIBUTING: wait on the event or state, ne
 
   it('the allow-list names only sleeps that are still there', () => {
     const keys = new Set(sleeps.map((s) => s.key));
-    expect(Object.keys({ ...SLEEPS_ALLOWED, ...SLEEPS_TO_FIX }).filter((k) => !keys.has(k))).toEqual([]);
+    expect(Object.keys(SLEEPS_ALLOWED).filter((k) => !keys.has(k))).toEqual([]);
   });
 });
 

@@ -34,11 +34,12 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The call's outcome, or a failure naming it when it does not come back within `ms`. */
+/** The call's outcome, or a failure naming it when it does not come back within `ms` (scaled to the machine). */
 async function bounded(name: string, input: Record<string, unknown>, ms = 25_000): Promise<any> {
+  const limit = scaled(ms);
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} hung for more than ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`${name} hung for more than ${limit} ms`)), limit);
   });
   try {
     return await Promise.race([h.call(name, input), hung]);
@@ -66,13 +67,15 @@ describe('a crashed renderer', () => {
     const pageId = await h.open('faults/plain.html');
     const sessionId = corePage(pageId).session.id;
     // a wait in flight when the renderer goes
+    const session = corePage(pageId).session;
+    const others = session.callsInFlight;
     const waiting = bounded('browser_wait', {
       page_id: pageId,
       condition: 'text',
       value: 'never shows',
       timeout_ms: 60_000,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await eventually(() => session.callsInFlight > others, 10_000), 'the wait in flight').toBe(true);
     // Page.crash never answers (the renderer is gone): do not wait for it
     void corePage(pageId)
       .cdp.send('Page.crash')

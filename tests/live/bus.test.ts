@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveSurface } from '../../src/capabilities/live-surface.js';
+import { recorderOf } from '../../src/core/live/recorder.js';
 import { busEnv, until, type BusEnv } from '../bus/setup.js';
+import { eventually } from '../scale.js';
 
 let env: BusEnv;
 let workspace: string;
@@ -72,7 +74,10 @@ describe('live functions on the bus', () => {
       path: join(workspace, 'bus.webm'),
       format: 'webm',
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // until it has written more than a second of frames (15 a second)
+    const page = [...env.runtime.core.session(session_id).pages.values()][0]!;
+    const rec = recorderOf(page)!;
+    expect(await eventually(() => rec.frames > 15, 15_000), 'frames written').toBe(true);
     const r = await env.call('browser::recording::stop', { session_id });
     expect(r).toMatchObject({ ok: true, path: join(workspace, 'bus.webm') });
     expect(r.frames).toBeGreaterThan(15);

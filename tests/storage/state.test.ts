@@ -100,7 +100,8 @@ async function accountText(rt: BrowRuntime, page: string): Promise<string> {
   return raw.evaluate(() => document.querySelector('main')!.innerText);
 }
 
-describe('saved state', () => {
+// each test starts one or two brows, each launching its Chromium: the budget follows the machine's load
+describe('saved state', { timeout: scaled(60_000) }, () => {
   it('survives a full brow restart: signed in, theme and draft restored', async () => {
     const first = brow();
     const page = await signIn(first, 'ada');

@@ -1,5 +1,7 @@
 /** The browser tool's open / close actions: reuse and recreation rules, dialogs, errors. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolState } from '../../src/core/tool/browser-tool.js';
+import { eventually } from '../scale.js';
 import { toolHarness, type ToolHarness } from './helpers.js';
 
 let h: ToolHarness;
@@ -154,7 +156,8 @@ describe('browser run / close errors', () => {
   it('fails on a busy tab: Tab "x" is busy', async () => {
     await h.toolOk({ action: 'open', name: 'busy' });
     const slow = h.run('await wait(800); return "slow done"', { name: 'busy' });
-    await new Promise((r) => setTimeout(r, 150));
+    const tab = toolState(h.rt.core).tabs.get('busy')!;
+    expect(await eventually(() => tab.worker.busy, 10_000), 'the slow run to hold the tab').toBe(true);
     const o = await h.tool({ action: 'run', name: 'busy', code: 'return 1' });
     expect(data(o)).toMatchObject({ error_code: 'resource_limit', message: 'Tab "busy" is busy' });
     expect((await slow).content).toBe('slow done');

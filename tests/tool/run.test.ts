@@ -1,6 +1,7 @@
 /** action "run": output order and coercion, errors, the VM's globals, timeouts and killing a stuck worker. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaled } from '../scale.js';
+import { toolState } from '../../src/core/tool/browser-tool.js';
+import { eventually, scaled } from '../scale.js';
 import { toolHarness, type ToolHarness } from './helpers.js';
 
 let h: ToolHarness;
@@ -161,9 +162,13 @@ describe('timeouts', () => {
     // however loaded the machine is (an order, not a time bound)
     const order: string[] = [];
     const stuck = h
-      .tool({ action: 'run', name: 'spin', code: 'while (true) {}', timeout: 10 })
+      .tool({ action: 'run', name: 'spin', code: 'console.log("looping"); while (true) {}', timeout: 10 })
       .finally(() => order.push('stuck run ended'));
-    await new Promise((r) => setTimeout(r, 300));
+    // the run's log line, sent just before the loop, has reached the tab
+    const tab = toolState(h.rt.core).tabs.get('spin')!;
+    expect(await eventually(() => tab.logs.includes('[info] looping'), 10_000), 'the loop to start').toBe(
+      true,
+    );
     await h.open('tool/tab.html');
     order.push('new page open');
     expect((await stuck).ok).toBe(false);

@@ -73,6 +73,12 @@ export class EventBus {
     return () => void this.listeners.delete(entry);
   }
 
+  /** How many listeners an event of this type and session would reach now (a wait's subscription is in place). */
+  listening(type: BrowEventType, sessionId: string): number {
+    const probe = { type, session_id: sessionId } as BrowEvent;
+    return [...this.listeners].filter((l) => matches(l.filter, probe)).length;
+  }
+
   /** Recent events (the last 1000) matching the filter, after a seq of that session. */
   history(filter: EventFilter, sinceSeq = 0): BrowEvent[] {
     return this.recent.filter((e) => matches(filter, e) && e.seq > sinceSeq);

@@ -37,6 +37,8 @@ export interface BusWorker {
   functions: string[];
   /** Resolves once the configuration sync finished (true when a configuration worker answered). */
   configured: Promise<boolean>;
+  /** The functions the worker delivers trigger events to now, one per binding. */
+  boundFunctions(): string[];
   close(): Promise<void>;
 }
 
@@ -155,6 +157,7 @@ export function runBusWorker(runtime: BrowRuntime, opts: BusWorkerOptions = {}):
     engine,
     functions: BUS_FUNCTIONS.map((f) => f.id),
     configured,
+    boundFunctions: () => [...triggers.bindings.values()].map((b) => b.function_id),
     async close() {
       closing.abort(
         cancelReason(
