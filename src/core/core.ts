@@ -299,7 +299,7 @@ export class BrowCore {
     }
     void this.hosts.pool
       .isShared(s.host)
-      .then((shared) => (shared ? undefined : s.host.browser.close()))
+      .then((shared) => (shared ? undefined : this.hosts.pool.retire(s.host)))
       .catch(() => undefined);
   }
 
