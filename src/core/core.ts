@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession } from 'puppeteer-core';
 import { namedProfileDir } from './browser/profiles.js';
-import { BrowserPool, type BrowserHost } from './browser/browser-pool.js';
-import { AttachRegistry, targetIdOf, type TabInfo } from './browser/attach.js';
+import type { BrowserHost } from './browser/browser-pool.js';
+import { BrowserHosts } from './browser/hosts.js';
+import { AdoptedTabs, targetIdOf, type TabInfo } from './browser/attach.js';
 import { trackDownloads, type DownloadOwner } from './observe/downloads.js';
 import { frameIdOf } from './snapshot/snapshot.js';
 import { resolveConfig, type BrowConfig, type BrowConfigInput } from './config.js';
@@ -54,9 +55,11 @@ export class BrowCore {
   private readonly ended = new Map<string, StopReason>();
   /** Pages that went away, and why: so their ids answer page_closed / browser_crashed, not page_not_found. */
   private readonly endedPages = new Map<string, PageGone>();
-  private readonly pool: BrowserPool;
+  /** Every Chromium brow holds: launched, attached at a CDP URL, or an app the `browser` tool spawned. */
+  readonly hosts: BrowserHosts;
   private readonly closeHooks = new Set<() => Promise<void>>();
-  readonly attach = new AttachRegistry();
+  /** Tabs of attached browsers that sessions adopted. */
+  private readonly adopted: AdoptedTabs;
   /** Feature state that lives as long as brow (the tool's browsers, the vision queue, the console's address); disposed by close(). */
   readonly state = new StateBag();
   private readonly browserCdp = new WeakMap<BrowserHost, Promise<CDPSession>>();
@@ -74,7 +77,8 @@ export class BrowCore {
   constructor(config: BrowConfigInput = {}) {
     this.config = resolveConfig(config);
     // the pool reads the live config: updateConfig reaches the next launch
-    this.pool = new BrowserPool(() => this.config);
+    this.hosts = new BrowserHosts(() => this.config);
+    this.adopted = new AdoptedTabs(this.hosts);
     this.ownsDataDir = !this.config.data_dir;
     this.dataDir = this.config.data_dir || mkdtempSync(join(tmpdir(), 'brow-'));
   }
@@ -96,8 +100,8 @@ export class BrowCore {
           ? namedProfileDir(this.config, input.user_data_dir)
           : this.config.user_data_dir || null;
       const host = profileDir
-        ? await this.pool.acquireProfile(profileDir, headless)
-        : await this.pool.acquire(headless);
+        ? await this.hosts.pool.acquireProfile(profileDir, headless)
+        : await this.hosts.pool.acquire(headless);
       const options: SessionOptions = {
         headless,
         readOnly: input.read_only ?? false,
@@ -210,7 +214,7 @@ export class BrowCore {
     }
     this.starting += 1;
     try {
-      const host = await this.attach.acquire(input.cdp_url);
+      const host = await this.hosts.attach(input.cdp_url);
       let session: Session | null = null;
       try {
         const options: SessionOptions = {
@@ -223,8 +227,8 @@ export class BrowCore {
           owner: input.owner ?? null,
           attached: {
             cdpUrl: input.cdp_url,
-            release: (h) => this.attach.release(h),
-            unclaim: (id) => this.attach.unclaim(id),
+            release: (h) => this.hosts.release(h),
+            unclaim: (id) => this.adopted.unclaim(id),
           },
         };
         session = new Session(
@@ -242,8 +246,8 @@ export class BrowCore {
         this.watchHost(host);
         let adopted = false;
         if (input.adopt_url_substring) {
-          const tab = await this.attach.findTab(host, input.adopt_url_substring);
-          this.attach.claim(targetIdOf(tab.target()), s.id);
+          const tab = await this.adopted.findTab(host, input.adopt_url_substring);
+          this.adopted.claim(targetIdOf(tab.target()), s.id);
           await s.openPage(null, tab, true);
           adopted = true;
         } else {
@@ -258,7 +262,7 @@ export class BrowCore {
         return { session: s, adopted };
       } catch (e) {
         if (session) await session.stop('stopped');
-        else await this.attach.release(host);
+        else await this.hosts.release(host);
         throw e;
       }
     } finally {
@@ -269,7 +273,7 @@ export class BrowCore {
   /** Tabs of a running browser, with which are adopted. */
   listTabs(cdpUrl: string): Promise<TabInfo[]> {
     this.assertAttachAllowed();
-    return this.attach.listTabs(cdpUrl);
+    return this.adopted.listTabs(cdpUrl);
   }
 
   private assertAttachAllowed(): void {
@@ -290,12 +294,12 @@ export class BrowCore {
     // goes with its last session
     if ([...this.sessions.values()].some((o) => o.host === s.host)) return;
     if (s.options.profileDir) {
-      void this.pool.closeProfile(s.host).catch(() => undefined);
+      void this.hosts.pool.closeProfile(s.host).catch(() => undefined);
       return;
     }
-    void this.pool
+    void this.hosts.pool
       .isShared(s.host)
-      .then((shared) => (shared ? undefined : s.host.browser.close()))
+      .then((shared) => (shared ? undefined : this.hosts.pool.retire(s.host)))
       .catch(() => undefined);
   }
 
@@ -474,7 +478,7 @@ export class BrowCore {
   /** The shared launched Chromium (started on first use); the seed-000 `browser` tool opens its headless tabs in it. */
   async sharedBrowser(): Promise<Browser> {
     if (this.closing) throw new BrowserError('session_closed', 'brow is shutting down.');
-    return (await this.pool.acquire(this.config.headless, false)).browser;
+    return (await this.hosts.pool.acquire(this.config.headless, false)).browser;
   }
 
   /**
@@ -483,7 +487,7 @@ export class BrowCore {
    */
   prelaunch(): void {
     if (this.closing || this.config.process_per_session) return;
-    void this.pool.acquire(this.config.headless, false).catch(() => undefined);
+    void this.hosts.pool.acquire(this.config.headless, false).catch(() => undefined);
   }
 
   /** Run fn first when the core closes (tool tabs, workers); returns the unregister function. */
@@ -503,7 +507,7 @@ export class BrowCore {
     return this.config;
   }
 
-  /** Stop every session and the shared browser; removes brow's temp data. */
+  /** Stop every session, then let go of every browser (hosts.close); removes brow's temp data. */
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([
@@ -511,7 +515,7 @@ export class BrowCore {
       this.state.dispose(),
     ]);
     await Promise.all([...this.sessions.values()].map((s) => s.stop('shutdown')));
-    await this.pool.close();
+    await this.hosts.close();
     if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

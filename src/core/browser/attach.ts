@@ -1,10 +1,13 @@
 /**
- * Attach to a person's running Chrome over CDP. One connection per endpoint, shared and
- * ref-counted; a tab is adopted by one session at most; nothing browser-wide is changed.
+ * The tabs of a person's running Chrome that sessions adopt: one session per tab. The connection
+ * to that browser is the hosts' (hosts.ts: one per CDP URL, shared with the `browser` tool);
+ * nothing browser-wide is changed.
  */
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { BrowserError } from '../errors.js';
-import { identify, type BrowserHost } from './browser-pool.js';
+import type { BrowserHost } from './browser-pool.js';
+import type { BrowserHosts } from './hosts.js';
+import { parseCdpUrl } from './remote-debugging.js';
 
 export interface TabInfo {
   target_id: string;
@@ -12,27 +15,6 @@ export interface TabInfo {
   title: string;
   adopted: boolean;
   adopted_by?: string;
-}
-
-interface Connection {
-  host: BrowserHost;
-  refs: number;
-}
-
-/** Normalise http://host:port[/], ws://…; returns the http base for /json endpoints when there is one. */
-export function parseCdpUrl(cdpUrl: string): { http: string | null; ws: string | null } {
-  let u: URL;
-  try {
-    u = new URL(cdpUrl);
-  } catch {
-    throw new BrowserError('invalid_request', `"${cdpUrl}" is not a CDP URL.`, {
-      hint: 'Use http://127.0.0.1:9222 (Chrome started with --remote-debugging-port=9222) or a ws:// endpoint.',
-    });
-  }
-  if (u.protocol === 'http:' || u.protocol === 'https:')
-    return { http: cdpUrl.replace(/\/+$/, ''), ws: null };
-  if (u.protocol === 'ws:' || u.protocol === 'wss:') return { http: null, ws: cdpUrl };
-  throw new BrowserError('invalid_request', `"${cdpUrl}" is not an http(s):// or ws(s):// URL.`);
 }
 
 async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
@@ -47,81 +29,11 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   }
 }
 
-export class AttachRegistry {
-  private connections = new Map<string, Promise<Connection>>();
+export class AdoptedTabs {
   /** targetId → session id holding it. */
   private adopted = new Map<string, string>();
 
-  /** Connect (or reuse the connection) to a CDP endpoint. */
-  async acquire(cdpUrl: string): Promise<BrowserHost> {
-    const key = cdpUrl.replace(/\/+$/, '');
-    let conn = this.connections.get(key);
-    if (conn) {
-      const c = await conn.catch(() => null);
-      if (c && !c.host.dead) {
-        c.refs += 1;
-        return c.host;
-      }
-      this.connections.delete(key);
-    }
-    conn = this.connect(key);
-    this.connections.set(key, conn);
-    try {
-      const c = await conn;
-      c.refs += 1;
-      return c.host;
-    } catch (e) {
-      this.connections.delete(key);
-      throw e;
-    }
-  }
-
-  private async connect(cdpUrl: string): Promise<Connection> {
-    const { http, ws } = parseCdpUrl(cdpUrl);
-    let browser: Browser;
-    try {
-      browser = await puppeteer.connect({
-        ...(http ? { browserURL: http } : { browserWSEndpoint: ws! }),
-        defaultViewport: null,
-        protocolTimeout: 60_000,
-      });
-    } catch (e) {
-      throw new BrowserError(
-        'connection_failed',
-        `Could not reach a browser at ${cdpUrl}: ${String(e).split('\n')[0]}`,
-        {
-          hint: 'Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a separate profile dir>, then attach to http://127.0.0.1:9222.',
-          cause: e,
-        },
-      );
-    }
-    const host: BrowserHost = {
-      browser,
-      identity: await identify(browser),
-      dead: false,
-      disconnected: new Promise<void>((resolve) =>
-        browser.once('disconnected', () => {
-          host.dead = true;
-          resolve();
-        }),
-      ),
-    };
-    return { host, refs: 0 };
-  }
-
-  /** Drop one reference; the last one disconnects (never closes the person's browser). */
-  async release(host: BrowserHost): Promise<void> {
-    for (const [key, p] of this.connections) {
-      const c = await p.catch(() => null);
-      if (c?.host !== host) continue;
-      c.refs -= 1;
-      if (c.refs <= 0) {
-        this.connections.delete(key);
-        if (!host.dead) await host.browser.disconnect().catch(() => undefined);
-      }
-      return;
-    }
-  }
+  constructor(private readonly hosts: BrowserHosts) {}
 
   /** Claim a tab for a session; a second claim fails. */
   claim(targetId: string, sessionId: string): void {
@@ -155,12 +67,12 @@ export class AttachRegistry {
         .filter((t) => t.type === 'page')
         .map((t) => this.tabInfo(t.id, t.url, t.title));
     }
-    const host = await this.acquire(cdpUrl);
+    const host = await this.hosts.attach(cdpUrl);
     try {
       const pages = host.browser.targets().filter((t) => t.type() === 'page');
       return pages.map((t) => this.tabInfo(targetIdOf(t), t.url(), ''));
     } finally {
-      await this.release(host);
+      await this.hosts.release(host);
     }
   }
 

@@ -108,7 +108,7 @@ export class BrowserPool {
     for (const [dir, p] of this.profiles) {
       if ((await p.catch(() => null)) !== host) continue;
       this.profiles.delete(dir);
-      const closing = host.browser.close().catch(() => undefined);
+      const closing = this.closeHost(host);
       this.closingProfiles.set(dir, closing);
       void closing.then(() => {
         if (this.closingProfiles.get(dir) === closing) this.closingProfiles.delete(dir);
@@ -130,6 +130,9 @@ export class BrowserPool {
     return this.shared.size;
   }
 
+  /** Every browser launched and not yet gone, whoever holds it: close() ends them all. */
+  private readonly launched = new Set<BrowserHost>();
+
   private async launch(executable: string, headless: boolean, userDataDir?: string): Promise<BrowserHost> {
     const browser = await launchChromium({ executable, headless, ...(userDataDir ? { userDataDir } : {}) });
     const host: BrowserHost = {
@@ -143,21 +146,40 @@ export class BrowserPool {
         });
       }),
     };
+    this.launched.add(host);
+    void host.disconnected.then(() => this.launched.delete(host));
     return host;
   }
 
-  /** Close every shared and profile browser (and wait for profile browsers already closing). */
+  /**
+   * Close a launched browser no session uses any more (a session's own, one retired by a config
+   * change). close() waits for it too.
+   */
+  retire(host: BrowserHost): Promise<void> {
+    if (!this.launched.has(host)) return Promise.resolve();
+    return this.closeHost(host);
+  }
+
+  /** Closes under way: close() waits for each (the process has ended when one resolves). */
+  private readonly closings = new Set<Promise<void>>();
+
+  private closeHost(host: BrowserHost): Promise<void> {
+    const closing = host.browser.close().catch(() => undefined);
+    this.closings.add(closing);
+    void closing.then(() => this.closings.delete(closing));
+    return closing;
+  }
+
+  /** Close every browser brow launched, and wait for those already closing. */
   async close(): Promise<void> {
-    const all = [...this.shared.values(), ...this.profiles.values()];
+    // launches under way, and every live browser: shared, a session's own, one retired, a profile's
+    const launching = [...this.shared.values(), ...this.profiles.values()];
+    const live = [...this.launched];
     this.shared.clear();
     this.profiles.clear();
     // a profile browser closing flushes its cookies to disk: the next run reads them
-    await Promise.all(this.closingProfiles.values());
-    await Promise.all(
-      all.map(async (p) => {
-        const host = await p.catch(() => null);
-        if (host && !host.dead) await host.browser.close().catch(() => undefined);
-      }),
-    );
+    await Promise.all([...this.closings, ...this.closingProfiles.values()]);
+    const hosts = new Set([...live, ...(await Promise.all(launching.map((p) => p.catch(() => null))))]);
+    await Promise.all([...hosts].map((host) => (host && !host.dead ? this.closeHost(host) : undefined)));
   }
 }

@@ -51,7 +51,7 @@ function settingsOf(core: BrowCore): WorkerSettings {
 export function toolState(core: BrowCore): ToolState {
   let s = core.state.get(toolSlot);
   if (!s) {
-    const browsers = new BrowserRegistry(() => core.sharedBrowser());
+    const browsers = new BrowserRegistry(core.hosts, () => core.sharedBrowser());
     const tabs = new TabSupervisor(browsers, () => settingsOf(core));
     s = { browsers, tabs };
     core.state.set(toolSlot, s);

@@ -15,7 +15,7 @@ import type {
   WorkerSettings,
 } from './protocol.js';
 import { TabWorker } from './tab-host.js';
-import { pickTarget } from './cdp.js';
+import { pickTarget } from './pick-target.js';
 
 export interface Tab {
   name: string;
@@ -154,7 +154,7 @@ export class TabSupervisor {
       await worker?.kill();
       if (blank) await this.closeTarget(handle, blank);
       // An app this open just spawned for nothing goes too (the seed's rollback).
-      await this.browsers.release(handle, handle.refs === 1 && handle.child !== undefined);
+      await this.browsers.release(handle, handle.refs === 1 && handle.host?.child !== undefined);
       throw e;
     }
   }

@@ -1,15 +1,31 @@
 /**
- * Reaching browsers over CDP for the `browser` tool: wait for an endpoint, find a free port,
- * spawn an app with remote debugging, pick a page target, and end a process tree we started.
+ * Chromium reached by its remote-debugging endpoint (hosts.ts holds them): read a CDP URL, wait for
+ * an endpoint, spawn an app with remote debugging on a free port, find one running, and end a
+ * process tree brow started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, Page } from 'puppeteer-core';
-import { isRoot } from '../browser/launch.js';
+import { isRoot } from './chromium-args.js';
 import { BrowserError } from '../errors.js';
 import { settledWithin, within } from '../deadline.js';
+
+/** Normalise http://host:port[/], ws://…; returns the http base for /json endpoints when there is one. */
+export function parseCdpUrl(cdpUrl: string): { http: string | null; ws: string | null } {
+  let u: URL;
+  try {
+    u = new URL(cdpUrl);
+  } catch {
+    throw new BrowserError('invalid_request', `"${cdpUrl}" is not a CDP URL.`, {
+      hint: 'Use http://127.0.0.1:9222 (Chrome started with --remote-debugging-port=9222) or a ws:// endpoint.',
+    });
+  }
+  if (u.protocol === 'http:' || u.protocol === 'https:')
+    return { http: cdpUrl.replace(/\/+$/, ''), ws: null };
+  if (u.protocol === 'ws:' || u.protocol === 'wss:') return { http: null, ws: cdpUrl };
+  throw new BrowserError('invalid_request', `"${cdpUrl}" is not an http(s):// or ws(s):// URL.`);
+}
 
 /** GET <base>/json/version every 150 ms until it answers; returns its webSocketDebuggerUrl. */
 export async function waitForCdp(
@@ -118,35 +134,6 @@ export async function killTree(child: ChildProcess): Promise<void> {
     signal('SIGKILL');
     await settledWithin(gone, 2000);
   }
-}
-
-const SKIP = /request[\s_-]?handler|devtools|background[\s_-]?(page|host)|service[\s_-]?worker/i;
-
-/** The page to drive in an attached browser: by url/title substring, else the first ordinary page. */
-export async function pickTarget(browser: Browser, matcher?: string): Promise<Page> {
-  const pages = await browser.pages();
-  if (pages.length === 0) {
-    throw new BrowserError('connection_failed', 'No page targets available on the attached browser', {
-      hint: 'Open a window in the app first.',
-    });
-  }
-  const titled = await Promise.all(
-    pages.map(async (p) => ({ p, url: p.url(), title: await p.title().catch(() => '') })),
-  );
-  if (matcher) {
-    const m = matcher.toLowerCase();
-    const hit = titled.find((t) => t.url.toLowerCase().includes(m) || t.title.toLowerCase().includes(m));
-    if (hit) return hit.p;
-    const list = titled.map((t) => `- ${t.title || '(untitled)'} (${t.url})`).join('\n');
-    throw new BrowserError(
-      'invalid_request',
-      `No page target matched "${matcher}". Available pages:\n${list}`,
-      {
-        hint: 'Pass app.target as a substring of one of these titles or URLs.',
-      },
-    );
-  }
-  return (titled.find((t) => !SKIP.test(t.url) && !SKIP.test(t.title)) ?? titled[0]!).p;
 }
 
 /**
