@@ -15,7 +15,6 @@ export default defineConfig({
       // (src/core/config.ts, testDefault): the fixtures' late effects (debounces of 250-300 ms)
       // start well inside it. Tests that check a later effect set effect_window_ms on their runtime.
       BROW_TEST_EFFECT_WINDOW_MS: '500',
-      BROW_TEST_SCRIPT_WATCHDOG_MAX_STRETCH: '1',
     },
   },
 });

@@ -13,7 +13,7 @@ const WATCHDOG_MS = 1000;
 let h: Harness;
 let off: Harness;
 beforeAll(async () => {
-  h = await harness({ script_watchdog_ms: WATCHDOG_MS });
+  h = await harness({ script_watchdog_ms: WATCHDOG_MS, script_watchdog_max_stretch: 1 });
   off = await harness({ walk_ahead: false });
 });
 afterAll(async () => {

@@ -11,7 +11,8 @@ import { eventually, scaled } from '../scale.js';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await harness({ max_download_bytes: 64 * 1024 });
+  // the hung-page cases time the watchdog's limit as set: no stretch for the machine's load
+  h = await harness({ max_download_bytes: 64 * 1024, script_watchdog_max_stretch: 1 });
   // 1 MB, sent in 16 KB chunks: larger than this suite's download cap
   h.server.route('/big-download', (_req, res) => {
     res.writeHead(200, {
