@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 import { startDebugChromium } from '../chromium-process.js';
 
 let h: Harness;
@@ -19,9 +20,10 @@ afterAll(() => h.close());
 
 describe("seed 001's error codes", () => {
   it('page_expired: a page of a session that reached its ttl_ms', async () => {
-    const s = await h.ok('browser_start_session', { ttl_ms: 8000 });
+    // the ttl outlasts opening the page on a loaded machine
+    const s = await h.ok('browser_start_session', { ttl_ms: scaled(8000) });
     const pageId = await h.open('core/stubborn.html', { session_id: s.session_id });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + scaled(30_000);
     while (Date.now() < deadline && (await h.call('browser_list_pages', { session_id: s.session_id })).ok) {
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -109,10 +109,15 @@ describe('a page whose script never yields', () => {
     const calm = await h.open('faults/plain.html');
     const spinning = await h.open('faults/spin-later.html');
     await loopStarted(spinning); // its loop has started
-    const listed = await bounded('browser_list_pages', {}, 10_000);
+    let listed = await bounded('browser_list_pages', {}, 10_000);
     expect(listed.ok, listed.content).toBe(true);
-    const row = listed.data.pages.find((p: any) => p.page_id === spinning);
-    expect(row.title).toBe('Spins soon'); // from the browser, not the hung renderer
+    // the title comes from the browser, not the hung renderer (which may have sent it late: the
+    // listing never waits for it, so ask again until it is there)
+    const titled = await eventually(async () => {
+      listed = await bounded('browser_list_pages', {}, 10_000);
+      return listed.data.pages.find((p: any) => p.page_id === spinning)?.title === 'Spins soon';
+    }, 10_000);
+    expect(titled, JSON.stringify(listed.data.pages)).toBe(true);
     expect(listed.data.pages.some((p: any) => p.page_id === calm)).toBe(true);
 
     const o = await bounded('browser_list_elements', { page_id: spinning });
