@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { commandName } from '../../src/doors/cli/commands.js';
 import type { DoorCall } from '../doors/helpers.js';
 import { BIN, ROOT } from '../doors/helpers.js';
+import { scaled } from '../scale.js';
 
 export { buildOnce } from '../doors/helpers.js';
 
@@ -110,13 +111,13 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Poll until fn is true or the time is up. */
+/** Poll until fn is true or the time is up (scaled by the machine's load: tests/scale.ts). */
 export async function until(
   fn: () => boolean | Promise<boolean>,
   timeoutMs = 20_000,
   stepMs = 100,
 ): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (Date.now() < deadline) {
     if (await fn()) return true;
     await new Promise((r) => setTimeout(r, stepMs));
