@@ -191,10 +191,6 @@ async function downloadStarted(page: BrowPage, before: number) {
 }
 
 /**
- * The page's title from its document, or, when the renderer does not answer within `ms` (a dialog
- * holds it, its script never yields, it crashed), as the browser last reported it.
- */
-/**
  * A page left with a dialog open while loading (policy "report"): the load waits on it, so the call
  * answers now, with the dialog, rather than at its timeout.
  */
@@ -220,6 +216,10 @@ async function freeHungScript(page: BrowPage): Promise<void> {
   await page.stopScript(Date.now() - asked, 'blocked_navigation', 'script_stopped');
 }
 
+/**
+ * The page's title from its document, or, when the renderer does not answer within `ms` (a dialog
+ * holds it, its script never yields, it crashed), as the browser last reported it.
+ */
 export async function safeTitle(page: BrowPage, ms = 1000): Promise<string> {
   if (page.pendingDialog || page.crashed || page.closed) return page.title();
   const t = await within(page.raceDialog(page.raw.title()), ms, null).catch(() => null);
