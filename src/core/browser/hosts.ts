@@ -161,15 +161,8 @@ export class BrowserHosts {
       const endpoint = ws ?? (await waitForCdp(http!, waitMs));
       return remoteHost(await connect(endpoint, url), endpoint, `connected ${url}`);
     }
-    let browser: Browser;
-    try {
-      browser = await puppeteer.connect({
-        ...(http ? { browserURL: http } : { browserWSEndpoint: ws! }),
-        defaultViewport: null,
-        protocolTimeout: 60_000,
-      });
-    } catch (e) {
-      throw new BrowserError(
+    const browser = await connectTo(http ? { browserURL: http } : { browserWSEndpoint: ws! }, (e) => {
+      return new BrowserError(
         'connection_failed',
         `Could not reach a browser at ${url}: ${String(e).split('\n')[0]}`,
         {
@@ -177,7 +170,7 @@ export class BrowserHosts {
           cause: e,
         },
       );
-    }
+    });
     return remoteHost(browser, browser.wsEndpoint(), `connected ${url}`);
   }
 
@@ -223,15 +216,28 @@ export class BrowserHosts {
   }
 }
 
-async function connect(ws: string, shown: string): Promise<Browser> {
+/** puppeteer.connect with brow's options; a failure is answered as `fail` says. */
+async function connectTo(
+  target: { browserURL: string } | { browserWSEndpoint: string },
+  fail: (e: unknown) => BrowserError,
+): Promise<Browser> {
   try {
-    return await puppeteer.connect({ browserWSEndpoint: ws, defaultViewport: null, protocolTimeout: 60_000 });
+    return await puppeteer.connect({ ...target, defaultViewport: null, protocolTimeout: 60_000 });
   } catch (e) {
-    throw new BrowserError(
-      'connection_failed',
-      `Connected to ${shown} but puppeteer.connect failed: ${(e as Error).message}`,
-    );
+    throw fail(e);
   }
+}
+
+/** Connect to a browser's ws endpoint found at `shown` (the tool's kinds). */
+function connect(ws: string, shown: string): Promise<Browser> {
+  return connectTo(
+    { browserWSEndpoint: ws },
+    (e) =>
+      new BrowserError(
+        'connection_failed',
+        `Connected to ${shown} but puppeteer.connect failed: ${(e as Error).message}`,
+      ),
+  );
 }
 
 async function remoteHost(
