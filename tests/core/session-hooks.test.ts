@@ -58,7 +58,7 @@ describe('session extension points', () => {
     });
     session.stopHooks.add(async () => void seen.push('last'));
     const stopped = await h.ok('browser_stop_session', { session_id });
-    expect(stopped.session_id ?? session_id).toBe(session_id);
+    expect(stopped.was_running).toBe(true);
     expect(seen).toEqual(['first stopped Form fixture', 'last']);
     expect(session.closed).toBe(true);
     expect(h.rt.core.sessions.has(session_id)).toBe(false);
