@@ -11,6 +11,10 @@ export interface RequestWatch {
   navigationRequested: boolean;
   /** window.open / target=_blank calls seen: popups to wait for. */
   windowOpens: number;
+  /** The main frame's document generation when the watch began: a navigation moves it on. */
+  generation: number;
+  /** The main frame's navigation requests the action started (redirect hops included). */
+  navigations: HTTPRequest[];
   stop(): void;
   /** Requests that have not finished yet. */
   pending(): HTTPRequest[];
@@ -24,6 +28,8 @@ export function watchRequests(page: BrowPage): RequestWatch {
     requests,
     navigationRequested: false,
     windowOpens: 0,
+    generation: page.documentGeneration,
+    navigations: [],
     stop: () => {
       page.cdp.off('Page.windowOpen', onWindowOpen);
       page.raw.off('request', onRequest);
@@ -34,7 +40,9 @@ export function watchRequests(page: BrowPage): RequestWatch {
   };
   const onRequest = (r: HTTPRequest) => {
     requests.push(r);
-    if (r.isNavigationRequest() && r.frame() === page.raw.mainFrame()) watch.navigationRequested = true;
+    if (!r.isNavigationRequest() || r.frame() !== page.raw.mainFrame()) return;
+    watch.navigationRequested = true;
+    watch.navigations.push(r);
   };
   const onDone = (r: HTTPRequest) => void done.add(r);
   const onWindowOpen = () => void (watch.windowOpens += 1);
@@ -67,11 +75,8 @@ export async function settle(
   for (let round = 0; round < 5 && left() > 0 && !blocked(); round++) {
     const seen = watch.requests.length;
     // A navigation the action started: wait for the new document to be parsed.
-    if (watch.navigationRequested && round === 0) {
-      await page.raw
-        .waitForNavigation({ waitUntil: 'domcontentloaded', timeout: Math.max(1, left()) })
-        .catch(() => undefined);
-    }
+    if (watch.navigationRequested && round === 0)
+      while (!navigationSettled(page, watch) && left() > 0 && !blocked()) await sleep(10);
     // Requests the action started, bounded by the deadline.
     while (watch.pending().some(relevant) && left() > 0 && !blocked()) await sleep(10);
     // Popups it opened: wait until brow has wired them up as pages of the session.
@@ -84,6 +89,29 @@ export async function settle(
     if (watch.requests.length === seen || !watch.pending().some(relevant)) break;
   }
   return Date.now() - t0;
+}
+
+/**
+ * The navigation the action started has ended as far as an answer cares: the main frame holds a
+ * new document that is past parsing, or the navigation ended without one (it failed, or its answer
+ * was a 204/205 or an attachment). Read from what the page already tracks, so a navigation that
+ * committed before the settle began counts (a waitForNavigation begun late waits for the next one,
+ * which never comes, and so ran out the whole settle bound).
+ */
+function navigationSettled(page: BrowPage, watch: RequestWatch): boolean {
+  if (page.documentGeneration !== watch.generation) return page.readiness !== 'loading';
+  const open = new Set(watch.pending());
+  if (watch.navigations.some((r) => open.has(r))) return false;
+  // every hop is done; a body received can still be on its way to commit, so only an end that
+  // never commits settles it here
+  const last = watch.navigations[watch.navigations.length - 1];
+  if (!last || last.failure()) return true;
+  const res = last.response();
+  return (
+    !res ||
+    [204, 205].includes(res.status()) ||
+    /attachment/i.test(res.headers()['content-disposition'] ?? '')
+  );
 }
 
 async function quiet(page: BrowPage, quietMs: number, maxMs: number): Promise<void> {
