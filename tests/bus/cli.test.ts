@@ -4,9 +4,8 @@
  * the subscriber in separate processes as they are in a deployment.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce } from '../doors/helpers.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { scaled } from '../scale.js';
 import { startEngine, type EngineHarness } from './engine-harness.js';
@@ -35,9 +34,8 @@ const exited = (p: ChildProcess) =>
     : new Promise<number | null>((r) => p.once('exit', (c) => r(c)));
 
 beforeAll(async () => {
-  if (!existsSync(new URL('dist/doors/bus/cli.js', ROOT))) {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  // the worker runs from dist/: built from the sources as they are (skipped when it already is)
+  buildOnce();
   engine = await startEngine();
   fixtures = await startFixtureServer();
 }, 120_000);

@@ -18,6 +18,7 @@ import { doorName, renderHint, setDoorNames } from '../../src/runtime/door-names
 import { ERROR_TABLE } from '../../src/runtime/error-table.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ROOT } from '../doors/helpers.js';
+import { scaled } from '../scale.js';
 import { buildOnce, childPids, cliEnv, runBrow, until, type CliEnv } from './helpers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -302,8 +303,9 @@ describe('through the daemon, against real Chromium', () => {
 
     // configured shorter: still honoured, and the next command says what happened
     const session = `idle-${process.pid}`;
-    // long enough for open-page on a loaded machine: the session's idle timer runs from the call's start
-    const env = { BROW_IDLE_STOP_MS: '8000' };
+    // long enough for open-page on a loaded machine (the session's idle timer runs from the call's
+    // start), and no longer: the test waits it out
+    const env = { BROW_IDLE_STOP_MS: String(scaled(3000)) };
     const opened = await cli.run(['open-page', url, '--json'], { session, env });
     expect(opened.code, opened.stderr).toBe(0);
     const pageId = JSON.parse(opened.stdout).data.page_id as string;
@@ -311,7 +313,7 @@ describe('through the daemon, against real Chromium', () => {
     const sessions = async () =>
       (JSON.parse((await cli.run(['daemon', 'status', '--json'], { session, env })).stdout).sessions as [])
         .length;
-    expect(await until(async () => (await sessions()) === 0, 60_000, 1000)).toBe(true);
+    expect(await until(async () => (await sessions()) === 0, 60_000, 250)).toBe(true);
     for (const argv of [['snapshot'], ['snapshot', '--page-id', pageId]]) {
       const r = await cli.run(argv, { session, env });
       expect(r.code, r.stderr).toBe(ERROR_TABLE.page_expired.exit);

@@ -21,7 +21,7 @@ afterAll(() => h.close());
 describe("seed 001's error codes", () => {
   it('page_expired: a page of a session that reached its ttl_ms', async () => {
     // the ttl outlasts opening the page on a loaded machine
-    const s = await h.ok('browser_start_session', { ttl_ms: scaled(8000) });
+    const s = await h.ok('browser_start_session', { ttl_ms: scaled(3000) });
     const pageId = await h.open('core/stubborn.html', { session_id: s.session_id });
     const deadline = Date.now() + scaled(30_000);
     while (Date.now() < deadline && (await h.call('browser_list_pages', { session_id: s.session_id })).ok) {

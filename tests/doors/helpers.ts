@@ -1,6 +1,6 @@
 /** Test plumbing for the doors: build once, spawn the real `brow serve` / `brow mcp`, and one call shape for every door. */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,16 +21,51 @@ export const SETUP_MS = 300_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+/** The newest modification time (ms) of the files under `dir`, leaving out generated/ folders. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'generated') newest = Math.max(newest, newestUnder(p));
+    } else newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
 /**
- * `node scripts/build.mjs`, once per vitest run even when several test files ask at once
- * (a mkdir lock; the stamp is keyed by the vitest main process). A type error elsewhere in
- * the tree still emits dist/, so a failing build only warns when dist/ is there.
+ * Whether dist/ was built from the sources as they are: the build's last output,
+ * dist/bundle/packages.json, is newer than every file under src/ (but the generated/ folders, which
+ * the build writes), scripts/, package.json and tsconfig.build.json, and the in-page script module
+ * the build writes into src/ is there. `npm test` builds before vitest starts, so the tests need
+ * not build again.
+ */
+export function distIsCurrent(): boolean {
+  const stamp = join(ROOT, 'dist/bundle/packages.json');
+  if (!existsSync(stamp) || !existsSync(join(ROOT, 'src/core/snapshot/generated/page-script.js'))) {
+    return false;
+  }
+  const built = statSync(stamp).mtimeMs;
+  const newest = Math.max(
+    newestUnder(join(ROOT, 'src')),
+    newestUnder(join(ROOT, 'scripts')),
+    statSync(join(ROOT, 'package.json')).mtimeMs,
+    statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
+  );
+  return built > newest;
+}
+
+/**
+ * `node scripts/build.mjs` when dist/ is not current (distIsCurrent), once per vitest run even
+ * when several test files ask at once (a mkdir lock; the stamp is keyed by the vitest main
+ * process). A type error elsewhere in the tree still emits dist/, so a failing build only warns
+ * when dist/ is there.
  */
 export function buildOnce(): void {
   const stamp = join(tmpdir(), `brow-doors-build-${process.ppid}.done`);
   const lock = join(tmpdir(), `brow-doors-build-${process.ppid}.lock`);
   const deadline = Date.now() + SETUP_MS - 30_000;
-  while (!existsSync(stamp)) {
+  while (!existsSync(stamp) && !distIsCurrent()) {
     try {
       mkdirSync(lock);
     } catch {

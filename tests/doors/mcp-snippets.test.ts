@@ -148,6 +148,11 @@ const npmEnv = {
   npm_config_offline: 'true',
   PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
 };
+/**
+ * The snippets' servers only list tools: they start no Chromium before a call (prelaunch, tested in
+ * mcp-prelaunch.test.ts) and serve no web console, which only made each launch and its stop ~2 s slower.
+ */
+const launchEnv = { ...npmEnv, BROW_PRELAUNCH: 'false', BROW_CONSOLE: 'false' };
 beforeAll(async () => {
   buildOnce();
   // the install the doc asks for; --ignore-scripts: buildOnce has built the checkout already
@@ -196,7 +201,7 @@ describe('docs/mcp.md#clients', () => {
           command,
           args,
           cwd: elsewhere,
-          env: npmEnv,
+          env: launchEnv,
           stderr: 'pipe',
         });
         transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -1,16 +1,14 @@
 /** Shared setup of the browser-tool tests: a fresh build of the tab worker, and call helpers. */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowConfigInput } from '../../src/core/config.js';
 import type { OkOutcome, Outcome } from '../../src/runtime/outcome.js';
+import { buildOnce } from '../doors/helpers.js';
 import { harness, type Harness } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = join(ROOT, 'dist/core/tool/tab-worker.js');
-const LOCK = join(tmpdir(), 'brow-tool-build.lock');
 
 function newest(dir: string): number {
   let max = 0;
@@ -26,32 +24,12 @@ const fresh = () => existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= newest(join(
 
 /**
  * The worker runs compiled code (dist/core/tool/tab-worker.js): build when any core source is
- * newer. One build at a time across test files (a lock directory); a type error elsewhere in
- * the tree does not stop the emit, so only a missing entry fails.
+ * newer, through the doors' buildOnce (one build per run, shared with the other test files that
+ * need dist/, and none when dist/ is current).
  */
 export async function ensureToolBuilt(): Promise<void> {
-  if (fresh()) return;
-  const until = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      if (Date.now() > until) rmSync(LOCK, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    if (!fresh()) {
-      try {
-        execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-      } catch (e) {
-        if (!existsSync(ENTRY)) throw e;
-      }
-    }
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+  if (!fresh()) buildOnce();
+  if (!existsSync(ENTRY)) throw new Error(`the build did not write ${ENTRY}`);
 }
 
 export interface ToolHarness extends Harness {
