@@ -469,6 +469,8 @@ const SLEEPS_ALLOWED: Record<string, string> = {
     "behaviour under test: nothing ends the handoff past invoke's deadline (call_grace_ms set short)",
   'tests/core/walk-ahead.test.ts setTimeout(r, WATCHDOG_MS * 2 + scaled(1000))':
     'behaviour under test: no watchdog stops a script hung at load while nobody calls (script_watchdog_ms set short)',
+  'tests/doors/http-keep-alive.test.ts setTimeout(r, ADVERTISED_MS + 1000)':
+    'behaviour under test: a kept-alive socket idles past the time the HTTP door advertises',
   'tests/core/walk-ahead.test.ts setTimeout(r, scaled(600))':
     'behaviour under test: with walk_ahead false nothing walks unasked',
 };

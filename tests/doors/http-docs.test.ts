@@ -6,7 +6,7 @@
  * The doc's `curl` lines under "## The token" go to a server started with --token, the rest to one
  * without; `http://127.0.0.1:7777` (in the URL and the body) becomes the address the server printed.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -139,23 +139,41 @@ async function readStream(res: Response, until: (text: string) => boolean, ms = 
 }
 
 /**
- * POST a tool call. A kept-alive socket the server closes just as the next request goes out
- * ("other side closed") is retried on a new one: on a loaded machine that race is the client's lot.
+ * Run an example to its end without blocking this process (a spawnSync would stall the test's own
+ * fetch: its idle kept-alive sockets could not be dropped meanwhile, and the next call would reuse
+ * one the server had closed). Killed after `ms`.
  */
-const post = async (base: string, tool: string, body: unknown = {}): Promise<Response> => {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fetch(`${base}/v1/tools/${tool}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    } catch (e) {
-      const code = (e as { cause?: { code?: string } }).cause?.code;
-      if (attempt >= 2 || (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET')) throw e;
-    }
-  }
-};
+function runExample(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ms = 90_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => proc.kill('SIGKILL'), ms);
+  return new Promise((resolve, reject) => {
+    proc.once('error', reject);
+    proc.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * POST a tool call. No retry: the server holds an idle kept-alive socket longer than it tells fetch
+ * to (src/doors/http/server.ts), so fetch never reuses one the server is closing.
+ */
+const post = (base: string, tool: string, body: unknown = {}): Promise<Response> =>
+  fetch(`${base}/v1/tools/${tool}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('docs/http.md', () => {
   it('has curl examples for every endpoint it lists, in each section that matters', () => {
@@ -302,14 +320,10 @@ describe('docs/http.md', () => {
     await withQuery.body?.cancel();
   });
 
-  it('the Python example runs as written (stdlib only)', () => {
+  it('the Python example runs as written (stdlib only)', async () => {
     const file = join(tmp, 'example.py');
     writeFileSync(file, fences(DOC, 'python')[0]!);
-    const r = spawnSync('python3', [file], {
-      env: { ...process.env, BROW_URL: open.url, BROW_TOKEN: '' },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
+    const r = await runExample('python3', [file], { BROW_URL: open.url, BROW_TOKEN: '' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Opened page p-/);
@@ -328,11 +342,10 @@ describe('docs/http.md', () => {
   };
   const tsBlocks = fences(DOC, 'ts');
 
-  it('the TypeScript example runs as written', () => {
-    const r = spawnSync(process.execPath, [tsModule(tsBlocks[0]!)], {
-      env: { ...process.env, BROW_URL: open.url, BROW_TOKEN: '' },
-      encoding: 'utf8',
-      timeout: 90_000,
+  it('the TypeScript example runs as written', async () => {
+    const r = await runExample(process.execPath, [tsModule(tsBlocks[0]!)], {
+      BROW_URL: open.url,
+      BROW_TOKEN: '',
     });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

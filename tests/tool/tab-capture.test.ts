@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
+import { scaled } from '../scale.js';
 import { toolHarness, type ToolHarness } from './helpers.js';
 
 let h: ToolHarness;
@@ -80,23 +81,30 @@ describe('tab.screenshot', () => {
     expect(e.data.message).toMatch(/No element matches #nothing/);
   });
 
-  it('a configured screenshot_dir gets full-resolution, timestamped files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'brow-tool-shotdir-'));
-    const rt = new BrowRuntime({ screenshot_dir: dir });
-    try {
-      expect((await rt.invoke('browser', { action: 'open', url: h.server.url('tool/tab.html') })).ok).toBe(
-        true,
-      );
-      const o = await rt.invoke('browser', { action: 'run', code: 'return tab.screenshot();' });
-      expect(o.ok).toBe(true);
-      const rec = o.data.value as Record<string, any>;
-      expect(readdirSync(dir)).toEqual([expect.stringMatching(/^screenshot-\d{4}-\d\d-\d\dT.+\.png$/)]);
-      expect(rec).toMatchObject({ mimeType: 'image/png', width: 1706, height: 960 });
-    } finally {
-      await rt.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'a configured screenshot_dir gets full-resolution, timestamped files',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'brow-tool-shotdir-'));
+      const rt = new BrowRuntime({ screenshot_dir: dir });
+      try {
+        // in steps: its browser's launch and its worker's start under one call, the page's load under
+        // the next, so a loaded machine's slow start does not eat the time the page has to load
+        const started = await rt.invoke('browser', { action: 'open' });
+        expect(started.ok, started.content).toBe(true);
+        const opened = await rt.invoke('browser', { action: 'open', url: h.server.url('tool/tab.html') });
+        expect(opened.ok, opened.content).toBe(true);
+        const o = await rt.invoke('browser', { action: 'run', code: 'return tab.screenshot();' });
+        expect(o.ok).toBe(true);
+        const rec = o.data.value as Record<string, any>;
+        expect(readdirSync(dir)).toEqual([expect.stringMatching(/^screenshot-\d{4}-\d\d-\d\dT.+\.png$/)]);
+        expect(rec).toMatchObject({ mimeType: 'image/png', width: 1706, height: 960 });
+      } finally {
+        await rt.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    scaled(120_000),
+  );
 });
 
 describe('tab.extract', () => {

@@ -67,7 +67,10 @@ export class Recorder {
   private timer: NodeJS.Timeout | null = null;
   private stderr = '';
   private stopping: Promise<RecordingResult> | null = null;
-  private readonly exited: Promise<number | null>;
+  /** ffmpeg's end: its exit code, or the signal that ended it (code null). */
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** brow killed ffmpeg itself (it had not finished the file EXIT_WAIT_MS after its input ended). */
+  private killed = false;
 
   constructor(
     readonly page: BrowPage,
@@ -77,7 +80,7 @@ export class Recorder {
     readonly proc: ChildProcess,
     private readonly unsubscribe: () => void,
   ) {
-    this.exited = new Promise((resolve) => proc.once('close', (code) => resolve(code)));
+    this.exited = new Promise((resolve) => proc.once('close', (code, signal) => resolve({ code, signal })));
     proc.stderr?.on('data', (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-2000)));
     proc.stdin?.on('error', () => undefined);
     this.timer = setInterval(() => this.tick(), 1000 / RECORDING_FPS / 2);
@@ -129,17 +132,23 @@ export class Recorder {
       await settledWithin(this.writing, 100);
     }
     this.proc.stdin?.end();
-    const killer = setTimeout(() => this.proc.kill('SIGKILL'), EXIT_WAIT_MS);
-    const code = await this.exited;
+    const killer = setTimeout(() => {
+      this.killed = true;
+      this.proc.kill('SIGKILL');
+    }, EXIT_WAIT_MS);
+    const { code, signal } = await this.exited;
     clearTimeout(killer);
     if (code !== 0) {
-      throw new BrowserError(
-        'action_failed',
-        `ffmpeg failed (exit ${code}): ${this.stderr.trim().slice(-300)}`,
-        {
-          hint: 'Check the path and format; `brow doctor` shows whether ffmpeg works here.',
-        },
-      );
+      // code null is a signal: say which, and whether it was brow's own kill (a slow encode) or another's
+      const how =
+        code !== null
+          ? `exit ${code}`
+          : this.killed
+            ? `killed by brow: the file was not finished ${EXIT_WAIT_MS / 1000} s after the last frame`
+            : `ended by ${signal ?? 'a signal'}`;
+      throw new BrowserError('action_failed', `ffmpeg failed (${how}): ${this.stderr.trim().slice(-300)}`, {
+        hint: 'Check the path and format; `brow doctor` shows whether ffmpeg works here.',
+      });
     }
     return {
       page_id: this.page.id,

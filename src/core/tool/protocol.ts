@@ -75,6 +75,8 @@ export type HostMessage =
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export type WorkerMessage =
+  /** The worker's modules are loaded: it can take an init (sent once, first). */
+  | { type: 'booted' }
   | { type: 'ready'; info: TabInfo }
   | { type: 'init-failed'; error: SerializedError }
   | { type: 'log'; level: LogLevel; msg: string }

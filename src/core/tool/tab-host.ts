@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { within } from '../deadline.js';
 import { BrowserError } from '../errors.js';
 import {
   deserializeError,
@@ -19,6 +20,11 @@ import {
 } from './protocol.js';
 
 export const GRACE_MS = 750;
+/**
+ * The most a worker may take to load its modules before its tab's init starts: generous, since it
+ * only guards a worker that never starts; a busy machine's slow load must not eat the call's timeout.
+ */
+export const BOOT_MS = 120_000;
 
 let root: string | null = null;
 
@@ -59,12 +65,16 @@ export class TabWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private readonly exited: Promise<void>;
+  /** True once the worker has loaded (its `booted` message), false if it died first. */
+  private readonly booted: Promise<boolean>;
+  private onBooted: (ok: boolean) => void = () => undefined;
   private nextId = 1;
   private onReady: ((m: WorkerMessage) => void) | null = null;
   private onClosed: (() => void) | null = null;
   private deathReason: BrowserError | null = null;
 
   constructor(private onLog: (level: LogLevel, msg: string) => void) {
+    this.booted = new Promise((resolve) => (this.onBooted = resolve));
     this.worker = new Worker(workerEntry(), { stdout: false, stderr: false });
     this.worker.unref();
     this.worker.on('message', (m: WorkerMessage) => this.onMessage(m));
@@ -85,6 +95,7 @@ export class TabWorker {
   }
 
   private onMessage(m: WorkerMessage): void {
+    if (m.type === 'booted') return this.onBooted(true);
     if (m.type === 'log') return this.onLog(m.level, m.msg);
     if (m.type === 'ready' || m.type === 'init-failed') return this.onReady?.(m);
     if (m.type === 'closed') return this.onClosed?.();
@@ -99,6 +110,7 @@ export class TabWorker {
     if (!this.alive) return;
     this.alive = false;
     this.deathReason = reason;
+    this.onBooted(false);
     for (const p of this.pending.values()) p.reject(reason);
     this.pending.clear();
     this.onReady?.({
@@ -107,10 +119,23 @@ export class TabWorker {
     });
   }
 
-  /** Start the tab; fails (and kills the worker) after timeoutMs + grace. */
+  /**
+   * Start the tab once the worker has loaded (at most BOOT_MS); fails (and kills the worker) after
+   * timeoutMs + grace from then.
+   */
   async init(payload: InitPayload): Promise<TabInfo> {
     this.worker.ref();
     try {
+      if (!(await within(this.booted, BOOT_MS, false))) {
+        const why = this.deathReason;
+        await this.kill();
+        throw (
+          why ??
+          new BrowserError('timeout', `The tab worker did not start within ${BOOT_MS / 1000} s.`, {
+            hint: 'The machine may be overloaded; open the tab again.',
+          })
+        );
+      }
       const msg = await new Promise<WorkerMessage>((resolve) => {
         const timer = setTimeout(() => {
           resolve({

@@ -181,3 +181,6 @@ port.on('message', (m: HostMessage) => {
       break;
   }
 });
+
+// Loaded and listening: the host starts an init's timer only now (loading can be slow on a busy machine).
+post({ type: 'booted' });

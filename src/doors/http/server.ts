@@ -23,6 +23,15 @@ export interface RunningServer {
 
 const MAX_BODY = 10 * 1024 * 1024;
 
+/**
+ * How long an idle kept-alive socket stays open, and the shorter time clients are told (a
+ * `Keep-Alive: timeout=5` header). A client that reuses an idle socket just as the server closes it
+ * gets ECONNRESET ("socket hang up"), a race a loaded machine makes likely; told less than the server
+ * really waits, a client that honours the header drops the socket first.
+ */
+export const KEEP_ALIVE_MS = 15_000;
+export const KEEP_ALIVE_ADVERTISED_S = 5;
+
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -81,6 +90,8 @@ export async function startHttpServer(
   }
   let port = opts.port ?? 7777;
   const server = createServer((req, res) => {
+    // set here, Node sends this header instead of its own (which would name the server's real time)
+    res.setHeader('keep-alive', `timeout=${KEEP_ALIVE_ADVERTISED_S}`);
     void handle(req, res).catch((e: unknown) => {
       if (res.headersSent) return void res.end();
       if (e instanceof BodyTooLarge) {
@@ -95,6 +106,8 @@ export async function startHttpServer(
       refuse(res, 500, 'unexpected_error', String(e), 'Try again; if it persists, restart brow serve.');
     });
   });
+
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const denied = checkRequest(req, { host, port, token });
