@@ -7,14 +7,14 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/doors/http/server.js';
+import { KEEP_ALIVE_MS, startHttpServer, type RunningServer } from '../../src/doors/http/server.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { eventually, scaled } from '../scale.js';
 
 /** What the door tells clients (the header's contract). */
 const ADVERTISED_MS = 5000;
-/** How long the door really keeps an idle socket (src/doors/http/server.ts, KEEP_ALIVE_MS). */
-const HELD_MS = 15_000;
+/** How long the door really keeps an idle socket. */
+const HELD_MS = KEEP_ALIVE_MS;
 
 let runtime: BrowRuntime;
 let server: RunningServer;

@@ -1,5 +1,5 @@
 /** Shared setup of the browser-tool tests: a fresh build of the tab worker, and call helpers. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowConfigInput } from '../../src/core/config.js';
@@ -10,25 +10,12 @@ import { harness, type Harness } from '../helpers.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = join(ROOT, 'dist/core/tool/tab-worker.js');
 
-function newest(dir: string): number {
-  let max = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) max = Math.max(max, newest(p));
-    else if (e.name.endsWith('.ts')) max = Math.max(max, statSync(p).mtimeMs);
-  }
-  return max;
-}
-
-const fresh = () => existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= newest(join(ROOT, 'src/core'));
-
 /**
- * The worker runs compiled code (dist/core/tool/tab-worker.js): build when any core source is
- * newer, through the doors' buildOnce (one build per run, shared with the other test files that
- * need dist/, and none when dist/ is current).
+ * The worker runs compiled code (dist/core/tool/tab-worker.js): the doors' buildOnce builds when
+ * dist/ is not current (distIsCurrent), once per run for every test file that needs dist/.
  */
 export async function ensureToolBuilt(): Promise<void> {
-  if (!fresh()) buildOnce();
+  buildOnce();
   if (!existsSync(ENTRY)) throw new Error(`the build did not write ${ENTRY}`);
 }
 
