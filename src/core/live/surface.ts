@@ -12,7 +12,6 @@ import { liveIfAny, liveOf } from './page-live.js';
 import { elementAt, pendingPicks, pick, type PickedElement, type PickRequest } from './pick.js';
 import { recorderOf } from './recorder.js';
 import type { FrameListener } from './screencast.js';
-import { within } from '../deadline.js';
 
 export interface LivePage {
   page_id: string;
@@ -56,9 +55,8 @@ export interface LiveSurface {
 }
 
 /** The page's title from the browser side: never waits on a page whose script is frozen. */
-async function titleOf(p: BrowPage): Promise<string> {
-  const info = p.cdp.send('Target.getTargetInfo').then((r) => r.targetInfo.title);
-  return within(info, 500, '').catch(() => '');
+function titleOf(p: BrowPage): Promise<string> {
+  return p.browserTitle(500);
 }
 
 async function pageOf(p: BrowPage): Promise<LivePage> {

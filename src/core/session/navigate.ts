@@ -227,6 +227,8 @@ export async function safeTitle(page: BrowPage, ms = 1000): Promise<string> {
     page.noteTitle(t.value);
     return t.value;
   }
+  // the renderer did not answer: the browser may still have the title it parsed before the hang
+  if (!page.crashed && !page.closed) await page.browserTitle(Math.min(ms, 500));
   return page.title();
 }
 

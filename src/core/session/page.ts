@@ -227,9 +227,30 @@ export class BrowPage {
       // puppeteer's internals are checked by their own test
     }
     const url = this.url();
-    const placeholder = !reported || url.endsWith(reported) || reported === url.replace(/^\w+:\/\//, '');
-    if (placeholder && this.knownTitle?.url === url) return this.knownTitle.title;
+    if (this.isPlaceholder(reported, url) && this.knownTitle?.url === url) return this.knownTitle.title;
     return reported;
+  }
+
+  /** A title that is only the browser's stand-in for one: empty, or the URL (with or without its scheme). */
+  private isPlaceholder(title: string, url: string): boolean {
+    return !title || url.endsWith(title) || title === url.replace(/^\w+:\/\//, '');
+  }
+
+  /**
+   * The title as the browser holds it now, asked of the browser, not the renderer (Target domain),
+   * so a page whose script never yields answers too. puppeteer's copy (title()) can lag: it kept
+   * the URL while the browser already had the <title> parsed before a script that hung. Noted
+   * for title() when it is a real one; '' when the browser does not answer within `ms`.
+   */
+  async browserTitle(ms = 500): Promise<string> {
+    if (this.closed) return this.title();
+    const asked = this.cdp
+      .send('Target.getTargetInfo')
+      .then((r) => r.targetInfo.title)
+      .catch(() => '');
+    const title = await within(asked, ms, '');
+    if (title && !this.isPlaceholder(title, this.url())) this.noteTitle(title);
+    return title;
   }
 
   /** Race work (that takes no lock, like a wait) against the renderer crashing. */
