@@ -3,9 +3,9 @@
  * Ctrl-C twice) still closes its Chromium: none of the Chromium processes it ran is left.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnder } from '../chromium-process.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
@@ -25,10 +25,13 @@ const alive = (pid: number): boolean => {
   }
 };
 
-async function serveWithAPage(): Promise<{ proc: ReturnType<typeof spawn>; chromium: number[] }> {
+async function serveWithAPage(
+  opts: { detached?: boolean; env?: Record<string, string> } = {},
+): Promise<{ proc: ReturnType<typeof spawn>; chromium: number[] }> {
   const proc = spawn(process.execPath, ['bin/brow.js', 'serve', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BROW_TOKEN: '' },
+    env: { ...process.env, BROW_TOKEN: '', ...opts.env },
+    detached: opts.detached ?? false,
   });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -97,6 +100,32 @@ describe('stop signals', () => {
     // Chromium's processes end with their browser: give them a moment
     for (let i = 0; i < 100 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
     expect(chromium.filter(alive)).toEqual([]);
+  }, 60_000);
+
+  it('Ctrl-C at a terminal (SIGINT to the foreground process group): exit 0, no Chromium, no temporary files', async () => {
+    // a fresh TMPDIR: everything in it afterwards is brow's or its Chromium's
+    const tmp = mkdtempSync(join(tmpdir(), 'brow-ctrl-c-'));
+    try {
+      // its own process group, as a shell gives a foreground job
+      const { proc, chromium } = await serveWithAPage({
+        detached: true,
+        env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+      });
+      let stderr = '';
+      proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<[number | null, string | null]>((r) =>
+        proc.once('exit', (code, sig) => r([code, sig])),
+      );
+      // what the terminal does on Ctrl-C: every process of the foreground group gets SIGINT at once
+      // (puppeteer starts Chromium in a group of its own, so brow alone must end it)
+      process.kill(-proc.pid!, 'SIGINT');
+      expect(await exited, stderr).toEqual([0, null]);
+      for (let i = 0; i < 100 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(chromium.filter(alive)).toEqual([]);
+      expect(readdirSync(tmp, { recursive: true }).map(String)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 
