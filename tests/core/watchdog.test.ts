@@ -61,8 +61,14 @@ describe('a page whose inline script never yields', () => {
       const row = listed.pages.find((p: any) => p.page_id === pageId);
       expect(row.readiness).not.toBe('complete');
       expect(listed.__content).toContain(`(${row.readiness})`);
-      // the title parsed before the hang, from the browser (puppeteer's copy still says the URL)
-      expect(row.title).toBe('Never yields');
+      // the title parsed before the hang, from the browser (puppeteer's copy keeps saying the URL);
+      // a loaded machine may list the page before its renderer has parsed the <title>
+      let title = row.title;
+      for (let t0 = Date.now(); title !== 'Never yields' && Date.now() - t0 < 5000;) {
+        const again = await h.ok('browser_list_pages', {});
+        title = again.pages.find((p: any) => p.page_id === pageId).title;
+      }
+      expect(title).toBe('Never yields');
       h.rt.core.updateConfig({ script_watchdog_ms: 1000 });
       // the next call stops the script and says so
       const o2 = await h.call('browser_list_elements', { page_id: pageId });
