@@ -37,8 +37,10 @@ describe('errors', () => {
   });
 
   it('timeout when Chromium does not answer a CDP command in time (a real protocol timeout)', async () => {
-    const id = await h.open('faults/spin-at-load.html', { wait_until: 'commit' });
+    // navigated outside any call, so no call's watch stops the spin once it starts
+    const id = (await h.ok('browser_open_page', {})).page_id as string;
     const page = h.rt.core.findPage(id)!;
+    await page.cdp.send('Page.navigate', { url: h.server.url('faults/spin-at-load.html') });
     // the page hangs its renderer at load: an evaluation with a short protocol timeout is not answered
     // (the spin starts at the load event, which a loaded machine may deliver late)
     let thrown: unknown;
