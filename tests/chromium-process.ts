@@ -64,9 +64,13 @@ export async function startDebugChromium(urls: string[] = ['about:blank']): Prom
 }
 
 /** The page targets of a debug Chromium, from /json/list. */
-export async function listTargets(cdpUrl: string): Promise<{ id: string; url: string; type: string }[]> {
+export async function listTargets(
+  cdpUrl: string,
+): Promise<{ id: string; url: string; type: string; title: string }[]> {
   const res = await fetch(`${cdpUrl}/json/list`);
-  return ((await res.json()) as { id: string; url: string; type: string }[]).filter((t) => t.type === 'page');
+  return ((await res.json()) as { id: string; url: string; type: string; title: string }[]).filter(
+    (t) => t.type === 'page',
+  );
 }
 
 /** Pids of `root`'s descendants (walked through /proc parent links) whose command is Chromium. */

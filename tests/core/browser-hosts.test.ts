@@ -29,6 +29,12 @@ describe('one connection per CDP URL', () => {
   beforeAll(async () => {
     h = await toolHarness({ allow_attach: true });
     person = await startDebugChromium([h.server.url('core/form.html')]);
+    // the tab the tool connects to has its title (a loaded machine loads it late; the test reads it)
+    const loaded = await eventually(
+      async () => (await listTargets(person.cdpUrl)).some((t) => t.title === 'Form fixture'),
+      30_000,
+    );
+    if (!loaded) throw new Error("the person's browser did not load form.html");
   }, 180_000);
   afterAll(async () => {
     await h?.close();
