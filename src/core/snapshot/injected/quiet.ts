@@ -8,13 +8,16 @@
  *   loop), a whole frame has passed without a mutation.
  * A framework that renders in a microtask, a message-channel task or the next frame has done so
  * by then; a chain of frames (one callback asking for the next, each changing the DOM) is
- * followed to its end, and a page that scheduled more work gets the whole window.
+ * followed to its end, also when its frames come further apart than the quiet window (a starved
+ * renderer), and a page that scheduled more work gets the whole window.
  */
 import { mutationState } from './mutations.js';
 import { later, nextFrame, now } from './natives.js';
 import { frameDue, lastTimerRanAt, timerDue } from './patches.js';
 
 const TICK_MS = 8;
+/** How much longer than the quiet window a frame that is owed is waited for. */
+const FRAME_GRACE_MS = 500;
 
 export function settleQuiet(quietMs: number, maxMs: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
@@ -40,7 +43,12 @@ export function settleQuiet(quietMs: number, maxMs: number): Promise<boolean> {
       // a noted timer that fired counts as activity: what it started (a request) gets the window
       const ranAt = lastTimerRanAt();
       const busyAt = ranAt > lastAt ? ranAt : lastAt;
-      if (t - (busyAt > start ? busyAt : start) >= quietMs) return finish(true);
+      const quietFor = t - (busyAt > start ? busyAt : start);
+      // the DOM changed in the latest frame (or after it) and the page asked for another: that next
+      // frame may take a chain a step further. A starved renderer spaces frames wider than the quiet
+      // window, which cut a stepper short; wait for the frame, FRAME_GRACE_MS at most
+      const frameOwed = lastAt > prevFrameAt && frameDue();
+      if (quietFor >= quietMs && (!frameOwed || quietFor >= quietMs + FRAME_GRACE_MS)) return finish(true);
       if (
         frames >= 1 &&
         lastAt < frameAt &&
