@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, refOf, type Harness } from '../helpers.js';
-import { scaled } from '../scale.js';
+import { eventually, scaled } from '../scale.js';
 
 let h: Harness;
 
@@ -64,10 +64,11 @@ describe('a page whose inline script never yields', () => {
       // the title parsed before the hang, from the browser (puppeteer's copy keeps saying the URL);
       // a loaded machine may list the page before its renderer has parsed the <title>
       let title = row.title;
-      for (let t0 = Date.now(); title !== 'Never yields' && Date.now() - t0 < 5000;) {
+      await eventually(async () => {
         const again = await h.ok('browser_list_pages', {});
         title = again.pages.find((p: any) => p.page_id === pageId).title;
-      }
+        return title === 'Never yields';
+      }, 5000);
       expect(title).toBe('Never yields');
       h.rt.core.updateConfig({ script_watchdog_ms: 1000 });
       // the next call stops the script and says so

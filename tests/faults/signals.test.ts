@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnder } from '../chromium-process.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
+import { eventually } from '../scale.js';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -120,7 +121,8 @@ describe('stop signals', () => {
       // (puppeteer starts Chromium in a group of its own, so brow alone must end it)
       process.kill(-proc.pid!, 'SIGINT');
       expect(await exited, stderr).toEqual([0, null]);
-      for (let i = 0; i < 100 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      // Chromium's processes end with their browser: give them a moment (scaled to the machine)
+      await eventually(() => !chromium.some(alive), 10_000, 100);
       expect(chromium.filter(alive)).toEqual([]);
       expect(readdirSync(tmp, { recursive: true }).map(String)).toEqual([]);
     } finally {
