@@ -18,4 +18,25 @@ export function onStopSignals(
     stop(signal);
   };
   for (const s of signals) process.on(s, handle);
+  keepServingOnStrayRejections();
+}
+
+/** The line a long-running process writes for a rejection nothing handled (tests look for it). */
+export const STRAY_REJECTION = 'brow: a promise rejected with nothing to handle it; still serving:';
+
+let keeping = false;
+
+/**
+ * Node ends a process on a rejection nothing handles. In a long-running brow that would close every
+ * session of every user for one call's stray promise (a `brow node` worker did so when a cancel came
+ * before its wait began), so these processes log it to stderr and go on serving. It is still a bug:
+ * tests fail on the line, and in-process tests on vitest's own unhandled-rejection report.
+ */
+export function keepServingOnStrayRejections(): void {
+  if (keeping) return;
+  keeping = true;
+  process.on('unhandledRejection', (reason) => {
+    const what = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+    process.stderr.write(`${STRAY_REJECTION} ${what}\n`);
+  });
 }

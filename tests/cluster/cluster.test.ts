@@ -17,6 +17,7 @@ import { startHttpServer } from '../../src/doors/http/server.js';
 import { createBrow } from '../../src/doors/lib/brow.js';
 import type { Outcome } from '../../src/runtime/outcome.js';
 import type { BrowEvent } from '../../src/runtime/runtime.js';
+import { STRAY_REJECTION } from '../../src/runtime/stop-signals.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
 import { eventually } from '../scale.js';
@@ -466,4 +467,8 @@ describe('brow cluster on NATS', () => {
     expect(out?.ok, out?.content).toBe(true);
     expect(await clickCounts(gw, pageA)).toMatch(/^Count: \d+$/);
   }, 60_000);
+
+  it('no worker met a rejection nothing handled (it logs one and goes on; before, it died of it)', () => {
+    for (const w of workers) expect(w.log(), `worker ${w.name}`).not.toContain(STRAY_REJECTION);
+  });
 });

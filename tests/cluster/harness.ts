@@ -118,7 +118,17 @@ export async function startWorker(natsUrl: string, name: string, extra: string[]
   let log = '';
   proc.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  let killing = false;
+  const exited = new Promise<number | null>((r) =>
+    proc.once('exit', (code, signal) => {
+      // a worker that dies on its own is a finding: its output is the only account of why
+      if (!killing && (code !== 0 || signal))
+        console.error(
+          `worker ${name} exited by itself (code ${code}, signal ${signal}):\n${log.slice(-4000)}`,
+        );
+      r(code);
+    }),
+  );
   await until(`worker ${name} to serve`, () => /serving up to/.test(log) || proc.exitCode !== null);
   if (proc.exitCode !== null) {
     rmSync(dataDir, { recursive: true, force: true });
@@ -126,6 +136,7 @@ export async function startWorker(natsUrl: string, name: string, extra: string[]
   }
   const kill = async () => {
     // Chromium and its helpers, found before their parent dies (then they would belong to init)
+    killing = true;
     const family = proc.pid ? descendants(proc.pid) : [];
     if (proc.exitCode === null && proc.signalCode === null) {
       try {

@@ -8,6 +8,7 @@ import { getCapability } from '../../src/capabilities/registry.js';
 import type { AnyCapability, CapabilityContext } from '../../src/capabilities/define.js';
 import { runCapability } from '../../src/runtime/invoke.js';
 import { harness, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let h: Harness;
 let sid: string;
@@ -66,5 +67,38 @@ describe("invoke's deadline", () => {
     // the handler never answers: the call still ends, at invoke's deadline
     const out = await pending;
     expect(out.ok).toBe(false);
+  });
+});
+
+describe('a cancel that comes before the work began', () => {
+  it('browser_wait answers cancelled, leaves no rejection unhandled, and the page goes on working', async () => {
+    // before the fix, the wait begun under an aborted signal rejected later with no one to catch it:
+    // in `brow node` that ended the worker with all its sessions
+    const stray: unknown[] = [];
+    const onStray = (e: unknown) => stray.push(e);
+    process.on('unhandledRejection', onStray);
+    try {
+      const page = (
+        await h.ok('browser_open_page', { session_id: sid, url: h.server.url('/core/form.html') })
+      ).page_id;
+      for (const delay of [-1, 0, 1, 5]) {
+        const ac = new AbortController();
+        if (delay < 0) ac.abort();
+        else setTimeout(() => ac.abort(), delay);
+        const out = await h.rt.invoke(
+          'browser_wait',
+          { page_id: page, condition: 'text', value: 'Never shown', timeout_ms: 60_000 },
+          { signal: ac.signal },
+        );
+        expect(out.ok, `abort after ${delay} ms`).toBe(false);
+        expect(out.content).toMatch(/cancelled/);
+      }
+      expect((await h.ok('browser_evaluate', { page_id: page, expression: '1 + 1' })).value).toBe(2);
+      // the rejections of abandoned work come on later turns of the loop: none may come
+      await new Promise((r) => setTimeout(r, scaled(200)));
+      expect(stray.map(String)).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onStray);
+    }
   });
 });

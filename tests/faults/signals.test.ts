@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnder } from '../chromium-process.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { eventually } from '../scale.js';
+import { STRAY_REJECTION } from '../../src/runtime/stop-signals.js';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -89,6 +90,35 @@ describe('stop signals', () => {
     expect(await exited).toEqual([0, null]);
     expect(out.match(/stop /g)).toHaveLength(1);
     expect(out).toContain('stopped');
+  }, 30_000);
+
+  it('a long-running process meets a rejection nothing handles: it logs it and goes on serving', async () => {
+    // Node's default ends the process, and with it every session: one stray promise must not
+    const script = `
+      const { onStopSignals } = await import(${JSON.stringify(new URL('../../dist/runtime/stop-signals.js', import.meta.url).href)});
+      onStopSignals(() => process.exit(0));
+      Promise.reject(new Error('left behind'));
+      setTimeout(() => console.log('still serving'), 50);
+      setInterval(() => undefined, 1000);
+    `;
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<[number | null, string | null]>((r) =>
+      proc.once('exit', (code, sig) => r([code, sig])),
+    );
+    expect(await eventually(() => out.includes('still serving') || proc.exitCode !== null, 10_000)).toBe(
+      true,
+    );
+    expect(proc.exitCode).toBe(null);
+    expect(err).toContain(STRAY_REJECTION);
+    expect(err).toContain('left behind');
+    proc.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
   }, 30_000);
 
   it('brow serve stopped twice closes its Chromium: none of its processes is left', async () => {
