@@ -122,4 +122,25 @@ describe('a click', () => {
     const out = await h.ok('browser_evaluate', { page_id: pageId, expression: '1 + 1' });
     expect(out.value).toBe(2);
   });
+
+  it('navigating away from a page whose script spins: brow stops it, the navigation goes through and says so', async () => {
+    // spun outside any call (no call's watch stops it): only the navigation's own check can
+    const pageId = await h.open('core/form.html');
+    const page = h.rt.core.findPage(pageId)!;
+    await page.cdp.send('Runtime.evaluate', { expression: 'setTimeout(() => { for (;;) {} }, 0); 1' });
+    expect(await eventually(async () => !(await page.responsive(300)), 10_000), 'the page to hang').toBe(
+      true,
+    );
+    const o = await h.call('browser_navigate', {
+      page_id: pageId,
+      url: h.server.url('core/clickables.html'),
+    });
+    expect(o.ok, o.content).toBe(true);
+    // stopped by the call's watch or by the navigation's own check, whichever comes first
+    expect(o.content).toMatch(/brow stopped this page's script after \d+(\.\d)? s: it did not yield/);
+    expect(['not_yielding', 'blocked_navigation']).toContain((o.data as any).script_stopped?.reason);
+    expect((await h.ok('browser_evaluate', { page_id: pageId, expression: 'location.pathname' })).value).toBe(
+      '/core/clickables.html',
+    );
+  });
 });
