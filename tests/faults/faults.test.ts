@@ -171,6 +171,10 @@ describe('a dialog while a page loads (policy report)', () => {
     expect(o.content).toContain('Welcome, visitor');
     const pageId = o.data.details?.page_id ?? o.data.page_id;
     expect(pageId).toMatch(/^p-/);
+    // the alert holds the renderer: the listing still names the page by the <title> parsed before it
+    const listed = await bounded('browser_list_pages', {});
+    const row = (listed.data.pages as any[]).find((p) => p.page_id === pageId);
+    expect(row?.title, listed.content).toBe('Alert on load');
     const answered = await bounded('browser_handle_dialog', { page_id: pageId, accept: true });
     expect(answered.ok, answered.content).toBe(true);
     const loaded = await bounded('browser_wait', { page_id: pageId, condition: 'load_state', state: 'load' });

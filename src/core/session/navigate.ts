@@ -221,7 +221,12 @@ async function freeHungScript(page: BrowPage): Promise<void> {
  * holds it, its script never yields, it crashed), as the browser last reported it.
  */
 export async function safeTitle(page: BrowPage, ms = 1000): Promise<string> {
-  if (page.pendingDialog || page.crashed || page.closed) return page.title();
+  if (page.crashed || page.closed) return page.title();
+  // a dialog holds the renderer: the browser has the title parsed before it (puppeteer's copy may still be the URL)
+  if (page.pendingDialog) {
+    await page.browserTitle(Math.min(ms, 500));
+    return page.title();
+  }
   const t = await within(page.raceDialog(page.raw.title()), ms, null).catch(() => null);
   if (t && 'value' in t) {
     page.noteTitle(t.value);
