@@ -76,7 +76,7 @@ describe('stop signals', () => {
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const seen = async (text: string) => {
-      for (let i = 0; i < 300 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => out.includes(text), 6000, 20);
     };
     const exited = new Promise<[number | null, string | null]>((r) =>
       proc.once('exit', (code, sig) => r([code, sig])),
@@ -128,8 +128,8 @@ describe('stop signals', () => {
     await new Promise((r) => setTimeout(r, 50));
     proc.kill('SIGTERM');
     await exited;
-    // Chromium's processes end with their browser: give them a moment
-    for (let i = 0; i < 100 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    // Chromium's processes end with their browser: give them a moment (longer on a loaded machine)
+    await eventually(() => !chromium.some(alive), 10_000, 100);
     expect(chromium.filter(alive)).toEqual([]);
   }, 60_000);
 
@@ -194,7 +194,7 @@ describe('killed outright', () => {
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
-    for (let i = 0; i < 150 && chromium.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => !chromium.some(alive), 15_000, 100);
     return { left: chromium.filter(alive), profile };
   };
   /** Remove a profile the test made a brow leave behind (once its Chromium is gone). */
@@ -211,7 +211,7 @@ describe('killed outright', () => {
       // the next brow to launch a Chromium removes the profiles of brows that are gone
       const next = await serveWithAPage();
       const nextProfile = [...profilesOf(next.chromium)][0]!;
-      for (let i = 0; i < 100 && existsSync(profile); i++) await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => !existsSync(profile), 10_000, 100);
       expect(existsSync(profile), `${profile} is still there`).toBe(false);
       // its own profile, in use, stays until it stops; a stop removes it
       expect(existsSync(nextProfile)).toBe(true);
@@ -233,12 +233,10 @@ describe('killed outright', () => {
     const request = async (method: string, params: unknown): Promise<any> => {
       const n = ++id;
       proc.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
-      for (let i = 0; i < 600; i++) {
-        const line = out.split('\n').find((l) => l.includes(`"id":${n},`) || l.includes(`"id":${n}}`));
-        if (line) return JSON.parse(line);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no answer to ${method}: ${out}`);
+      const answer = () => out.split('\n').find((l) => l.includes(`"id":${n},`) || l.includes(`"id":${n}}`));
+      if (!(await eventually(() => answer() !== undefined, 30_000)))
+        throw new Error(`no answer to ${method}: ${out}`);
+      return JSON.parse(answer()!);
     };
     return { proc, request };
   }
@@ -246,10 +244,7 @@ describe('killed outright', () => {
   it('brow mcp before any call: the Chromium it started early ends with it', async () => {
     const { proc } = mcp();
     let chromium: number[] = [];
-    for (let i = 0; i < 200 && chromium.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      chromium = chromiumUnder(proc.pid!);
-    }
+    await eventually(() => (chromium = chromiumUnder(proc.pid!)).length > 0, 10_000);
     expect(chromium.length, 'brow mcp starts Chromium while it loads').toBeGreaterThan(0);
     const { left, profile } = await killOutright(proc, chromium);
     removeProfile(profile);
