@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyConfig } from '../../src/doors/bus/config-sync.js';
 import { busEnv, until, type BusEnv } from './setup.js';
+import { eventually } from '../scale.js';
 
 let env: BusEnv;
 let sid: string;
@@ -109,10 +110,7 @@ describe('seed 002 rows', () => {
         (e: { url: string }) => e.url.endsWith('/late-500'),
       );
     let pending: any[] = [];
-    for (let i = 0; i < 200 && pending.length === 0; i++) {
-      pending = await inFlight();
-      if (pending.length === 0) await new Promise((r) => setTimeout(r, 25));
-    }
+    await eventually(async () => (pending = await inFlight()).length > 0, 5000, 25);
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ pending: true, method: 'GET' });
     expect(pending[0]).not.toHaveProperty('failed');
@@ -126,17 +124,21 @@ describe('seed 002 rows', () => {
 
     release();
     let done: any;
-    for (let i = 0; i < 400 && !done; i++) {
-      const r = await env.call('browser::network::read', {
-        session_id: sid,
-        failed_only: true,
-        since_seq: page.last_seq,
-      });
-      done = r.entries.find(
-        (e: { url: string; pending?: boolean }) => e.url.endsWith('/late-500') && !e.pending,
-      );
-      if (!done) await new Promise((r) => setTimeout(r, 25));
-    }
+    await eventually(
+      async () => {
+        const r = await env.call('browser::network::read', {
+          session_id: sid,
+          failed_only: true,
+          since_seq: page.last_seq,
+        });
+        done = r.entries.find(
+          (e: { url: string; pending?: boolean }) => e.url.endsWith('/late-500') && !e.pending,
+        );
+        return !!done;
+      },
+      10_000,
+      25,
+    );
     expect(done).toMatchObject({ status: 500, failed: true });
     expect(done).not.toHaveProperty('pending');
   });

@@ -140,8 +140,7 @@ describe('brow cluster on NATS', () => {
     const seen: BrowEvent[] = [];
     const off = gw.subscribe({ types: ['navigated'] }, (e) => seen.push(e));
     await ok(gw, 'browser_navigate', { page_id: pageA, url: server.url('/cluster/counter.html?again=1') });
-    for (let i = 0; i < 100 && !seen.some((e) => e.page_id === pageA); i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => seen.some((e) => e.page_id === pageA), 5000, 20);
     off();
     expect(seen.some((e) => e.page_id === pageA && workerOf(e.session_id) === 'wa')).toBe(true);
     // a reader resuming with since_seq gets them from the history (the worker's)
@@ -301,10 +300,7 @@ describe('brow cluster on NATS', () => {
     let out = '';
     serve.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     serve.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    for (let i = 0; i < 300 && !/tool API at (\S+)\/v1\/tools/.test(out); i++) {
-      if (serve.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(() => /tool API at (\S+)\/v1\/tools/.test(out) || serve.exitCode !== null, 15_000);
     const base = /tool API at (\S+)\/v1\/tools/.exec(out)?.[1];
     expect(base, out).toBeTruthy();
     const listed = await fetch(`${base}/v1/tools/browser_list_sessions`, {
@@ -344,10 +340,12 @@ describe('brow cluster on NATS', () => {
     const frames: unknown[] = [];
     const stop = gw.live().watch(pageA, { frame: (f) => frames.push(f) });
     try {
-      for (let i = 0; i < 200 && frames.length === 0; i++) {
-        if (i % 20 === 10) await ok(gw, 'browser_click', { page_id: pageA, ref: await addRef(gw, pageA) });
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      let polls = 0;
+      await eventually(async () => {
+        if (++polls % 20 === 10)
+          await ok(gw, 'browser_click', { page_id: pageA, ref: await addRef(gw, pageA) });
+        return frames.length > 0;
+      }, 10_000);
       expect(frames.length).toBeGreaterThan(0);
     } finally {
       stop();

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
+import { eventually } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,7 +53,7 @@ describe('config changes reach the next launch', () => {
     await h.ok('browser_stop_session', { session_id: a });
     expect(retired.connected).toBe(true);
     await h.ok('browser_stop_session', { session_id: b });
-    for (let i = 0; i < 50 && retired.connected; i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => !retired.connected, 5000, 100);
     expect(retired.connected).toBe(false);
     expect(hostOf(e).browser.connected).toBe(true);
   });

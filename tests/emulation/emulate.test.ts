@@ -1,6 +1,7 @@
 /** browser_emulate: what a page sees after emulating a device and an environment, and after reset. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
+import { eventually } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -93,10 +94,11 @@ describe('browser_emulate', () => {
     });
     const raw = h.rt.core.findPage(pageId)!.raw;
     let frame = raw.frames().find((f) => f.url().startsWith(h.server.crossOrigin));
-    for (let i = 0; i < 50 && !frame; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      frame = raw.frames().find((f) => f.url().startsWith(h.server.crossOrigin));
-    }
+    await eventually(
+      () => !!(frame = raw.frames().find((f) => f.url().startsWith(h.server.crossOrigin))),
+      5000,
+      100,
+    );
     expect((frame as any).client).not.toBe((raw.mainFrame() as any).client);
     await frame!.waitForFunction('typeof env === "function"');
     expect(await frame!.evaluate('env()')).toMatchObject({

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumUnder } from '../chromium-process.js';
 import { harness, refOf } from '../helpers.js';
+import { eventually } from '../scale.js';
 
 const chromiumDescendants = (): number[] => chromiumUnder(process.pid);
 
@@ -44,10 +45,7 @@ describe('16 sessions × 50 actions at once', () => {
     }
     // Chromium's helpers may take a moment to go after the browser process
     let left = chromiumDescendants();
-    for (let i = 0; i < 50 && left.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      left = chromiumDescendants();
-    }
+    await eventually(() => (left = chromiumDescendants()).length === 0, 5000, 100);
     expect(left).toEqual([]);
   }, 300_000);
 });

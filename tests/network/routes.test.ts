@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers.js';
-import { scaled } from '../scale.js';
+import { eventually, scaled } from '../scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -116,11 +116,15 @@ describe('routes', () => {
       expression: "window.open('/network/app.html?popup=1')",
     });
     let popup: string | undefined;
-    for (let i = 0; i < 50 && !popup; i++) {
-      const pages = await h.ok('browser_list_pages', {});
-      popup = pages.pages.find((p: any) => p.opener_page_id === pageId)?.page_id;
-      if (!popup) await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () => {
+        const pages = await h.ok('browser_list_pages', {});
+        popup = pages.pages.find((p: any) => p.opener_page_id === pageId)?.page_id;
+        return !!popup;
+      },
+      5000,
+      100,
+    );
     expect(popup).toBeDefined();
     expect(await get(popup!, '/api/popup')).toEqual({ status: 200, text: 'routed' });
     // a popup whose first document a route matches is loaded again under the route
@@ -136,13 +140,17 @@ describe('routes', () => {
       expression: "void window.open('/network/app.html?popup=faked')",
     });
     let faked: string | null = null;
-    for (let i = 0; i < 50 && faked !== 'Faked popup'; i++) {
-      const pages = await h.ok('browser_list_pages', {});
-      const p = pages.pages.find((x: any) => String(x.url).includes('popup=faked'));
-      const raw = p ? h.rt.core.findPage(p.page_id)?.raw : undefined;
-      faked = raw ? await raw.$eval('h1', (e) => e.textContent).catch(() => null) : null;
-      if (faked !== 'Faked popup') await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () => {
+        const pages = await h.ok('browser_list_pages', {});
+        const p = pages.pages.find((x: any) => String(x.url).includes('popup=faked'));
+        const raw = p ? h.rt.core.findPage(p.page_id)?.raw : undefined;
+        faked = raw ? await raw.$eval('h1', (e) => e.textContent).catch(() => null) : null;
+        return faked === 'Faked popup';
+      },
+      5000,
+      100,
+    );
     expect(faked).toBe('Faked popup');
     // a page opened later in the same session
     const later = await h.open('network/app.html');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, refOf, type Harness } from '../helpers.js';
+import { eventually } from '../scale.js';
 
 let h: Harness;
 let workspace: string;
@@ -95,10 +96,14 @@ describe('browser_screenshot', () => {
   it('one ref inside an out-of-process frame nested in a same-origin frame', async () => {
     const pageId = await h.open('core/frames.html');
     let refs: any[] = [];
-    for (let i = 0; i < 30 && !refs.some((r) => r.accessible_name === 'Leaf button same'); i++) {
-      if (i) await new Promise((r) => setTimeout(r, 100));
-      refs = await h.refs(pageId, 'full');
-    }
+    await eventually(
+      async () => {
+        refs = await h.refs(pageId, 'full');
+        return refs.some((r) => r.accessible_name === 'Leaf button same');
+      },
+      3000,
+      100,
+    );
     const leaf = refs.find((r) => r.accessible_name === 'Leaf button same');
     const r = await shot({ page_id: pageId, ref: leaf.ref });
     const region = r.data.screenshot.region;
