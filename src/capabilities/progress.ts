@@ -42,11 +42,16 @@ export const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
  * BrowserError, e.g. invoke's deadline; else a timeout naming the cancellation).
  */
 export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  // unlessAborted also settles a signal aborted already, and keeps the work it leaves behind from
-  // rejecting unhandled (which ends a `brow node` worker: a cancel that came before the wait began)
-  return unlessAborted(p, signal, (s) =>
+  if (!signal) return p;
+  const fail = (s: AbortSignal): Error =>
     s.reason instanceof BrowserError
       ? s.reason
-      : new BrowserError('timeout', 'The call was cancelled: its caller cancelled it or went away.'),
-  );
+      : new BrowserError('timeout', 'The call was cancelled: its caller cancelled it or went away.');
+  if (signal.aborted) {
+    // the work goes on with no one waiting for it: its rejection must not go unhandled (that ends
+    // a `brow node` worker: a cancel that came before the wait began)
+    p.catch(() => undefined);
+    return Promise.reject(fail(signal));
+  }
+  return unlessAborted(p, signal, fail);
 }

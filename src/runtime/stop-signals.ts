@@ -24,7 +24,11 @@ export function onStopSignals(
 /** The line a long-running process writes for a rejection nothing handled (tests look for it). */
 export const STRAY_REJECTION = 'brow: a promise rejected with nothing to handle it; still serving:';
 
-let keeping = false;
+/** One handler for the process, however many doors install it. */
+function onStrayRejection(reason: unknown): void {
+  const what = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+  process.stderr.write(`${STRAY_REJECTION} ${what}\n`);
+}
 
 /**
  * Node ends a process on a rejection nothing handles. In a long-running brow that would close every
@@ -33,10 +37,6 @@ let keeping = false;
  * tests fail on the line, and in-process tests on vitest's own unhandled-rejection report.
  */
 export function keepServingOnStrayRejections(): void {
-  if (keeping) return;
-  keeping = true;
-  process.on('unhandledRejection', (reason) => {
-    const what = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
-    process.stderr.write(`${STRAY_REJECTION} ${what}\n`);
-  });
+  if (!process.listeners('unhandledRejection').includes(onStrayRejection))
+    process.on('unhandledRejection', onStrayRejection);
 }
