@@ -77,6 +77,9 @@ describe('a cancel that comes before the work began', () => {
     const stray: unknown[] = [];
     const onStray = (e: unknown) => stray.push(e);
     process.on('unhandledRejection', onStray);
+    // the bounds of a normal runtime (this file's others are short, for its deadline cases)
+    const bounds = { max_timeout_ms: h.rt.config.max_timeout_ms, call_grace_ms: h.rt.config.call_grace_ms };
+    h.rt.updateConfig({ max_timeout_ms: 60_000, call_grace_ms: 15_000 });
     try {
       const page = (
         await h.ok('browser_open_page', { session_id: sid, url: h.server.url('/core/form.html') })
@@ -99,6 +102,7 @@ describe('a cancel that comes before the work began', () => {
       expect(stray.map(String)).toEqual([]);
     } finally {
       process.off('unhandledRejection', onStray);
+      h.rt.updateConfig(bounds);
     }
   });
 });
