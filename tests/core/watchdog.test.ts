@@ -143,4 +143,17 @@ describe('a click', () => {
       '/core/clickables.html',
     );
   });
+
+  it('navigating away from a page whose pagehide handler never ends: stopped, and the navigation goes through', async () => {
+    const pageId = await h.open('watchdog/unload-trap.html');
+    const o = await h.call('browser_navigate', {
+      page_id: pageId,
+      url: h.server.url('core/clickables.html'),
+    });
+    expect(o.ok, o.content).toBe(true);
+    expect(o.content).toMatch(STOP_TEXT);
+    expect((await h.ok('browser_evaluate', { page_id: pageId, expression: 'location.pathname' })).value).toBe(
+      '/core/clickables.html',
+    );
+  });
 });
