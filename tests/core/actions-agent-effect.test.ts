@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, refOf, type Harness } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let h: Harness;
 // the product's effect window (vitest.config.ts lowers the default): these tests check late effects
@@ -30,42 +31,53 @@ describe('click moves the pointer first and lets hover effects settle', () => {
 });
 
 describe('settling follows work put off to animation frames', () => {
-  it('a click whose result renders over six frames answers with the last one, on a page running an animation loop', async () => {
-    const pageId = await h.open('actions/frames.html');
-    const refs = await h.refs(pageId, 'full');
-    const one = await h.ok('browser_click', {
-      page_id: pageId,
-      ref: refOf(refs, 'button', 'Prepare export'),
-    });
-    expect(one.action.outcome).toBe('completed');
-    expect(one.__content).toMatch(/Export prepared/);
-    // each frame asks for the next: the answer is the end of the chain, not a step of it
-    const three = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Run export') });
-    expect(three.action.outcome).toBe('completed');
-    expect(three.__content, three.__content).toMatch(/Export done: 6 files/);
-    expect(three.__content).not.toMatch(/Step \d of 6/);
-    expect(three.action.waited).toBeUndefined();
-    // a starved renderer spaces frames wider than the 60 ms quiet window: the chain is still followed
-    // to its end (the quiet window alone cut it at "Step 4/5 of 6" in 3 of 108 such clicks)
-    const page = h.rt.core.findPage(pageId)!;
-    await page.cdp.send('Emulation.setCPUThrottlingRate', { rate: 24 });
-    try {
-      for (let i = 0; i < 10; i++) {
-        await h.ok('browser_evaluate', {
-          page_id: pageId,
-          expression: "document.getElementById('status').textContent = 'Idle'",
-        });
-        const r = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Run export') });
-        expect(r.__content, r.__content).toMatch(/Export done: 6 files/);
+  it(
+    'a click whose result renders over six frames answers with the last one, on a page running an animation loop',
+    async () => {
+      const pageId = await h.open('actions/frames.html');
+      const refs = await h.refs(pageId, 'full');
+      const one = await h.ok('browser_click', {
+        page_id: pageId,
+        ref: refOf(refs, 'button', 'Prepare export'),
+      });
+      expect(one.action.outcome).toBe('completed');
+      expect(one.__content).toMatch(/Export prepared/);
+      // each frame asks for the next: the answer is the end of the chain, not a step of it
+      const three = await h.ok('browser_click', {
+        page_id: pageId,
+        ref: refOf(refs, 'button', 'Run export'),
+      });
+      expect(three.action.outcome).toBe('completed');
+      expect(three.__content, three.__content).toMatch(/Export done: 6 files/);
+      expect(three.__content).not.toMatch(/Step \d of 6/);
+      expect(three.action.waited).toBeUndefined();
+      // a starved renderer spaces frames wider than the 60 ms quiet window: the chain is still followed
+      // to its end (the quiet window alone cut it at "Step 4/5 of 6" in 3 of 108 such clicks)
+      const page = h.rt.core.findPage(pageId)!;
+      await page.cdp.send('Emulation.setCPUThrottlingRate', { rate: 24 });
+      try {
+        for (let i = 0; i < 10; i++) {
+          await h.ok('browser_evaluate', {
+            page_id: pageId,
+            expression: "document.getElementById('status').textContent = 'Idle'",
+          });
+          const r = await h.ok('browser_click', {
+            page_id: pageId,
+            ref: refOf(refs, 'button', 'Run export'),
+          });
+          expect(r.__content, r.__content).toMatch(/Export done: 6 files/);
+        }
+      } finally {
+        await page.cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       }
-    } finally {
-      await page.cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    }
-    // a change made at once still answers, though the spinner's loop keeps asking for frames
-    const save = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Save draft') });
-    expect(save.action.outcome).toBe('completed');
-    expect(save.__content).toMatch(/Draft saved/);
-  });
+      // a change made at once still answers, though the spinner's loop keeps asking for frames
+      const save = await h.ok('browser_click', { page_id: pageId, ref: refOf(refs, 'button', 'Save draft') });
+      expect(save.action.outcome).toBe('completed');
+      expect(save.__content).toMatch(/Draft saved/);
+      // twelve clicks, ten of them on a renderer slowed 24 times: 27-29 s beside a second copy of the suite
+    },
+    scaled(120_000),
+  );
 });
 
 describe('the effect window', () => {
