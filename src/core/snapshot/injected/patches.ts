@@ -278,8 +278,19 @@ export function recordTimers(on: boolean): void {
     framesDue.forEach((_due, id) => framesDue.delete(id));
   }
   if (!on && recordingTimers) stoppedAt = perfNow();
-  if (on) stoppedAt = Infinity;
+  if (on) {
+    stoppedAt = Infinity;
+    startedAt = perfNow();
+  }
   recordingTimers = on;
+}
+
+/** When noting last started (the action began), performance.now. */
+let startedAt = -Infinity;
+
+/** When the action being noted began (see recordTimers), or Infinity when nothing is noted. */
+export function notingSince(): number {
+  return recordingTimers ? startedAt : Infinity;
 }
 
 /** When noting timers last stopped (the last key went in), or Infinity while noting. */

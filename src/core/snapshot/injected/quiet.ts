@@ -13,7 +13,7 @@
  */
 import { mutationState } from './mutations.js';
 import { later, nextFrame, now } from './natives.js';
-import { frameDue, lastTimerRanAt, timerDue } from './patches.js';
+import { frameDue, lastTimerRanAt, notingSince, timerDue } from './patches.js';
 
 const TICK_MS = 8;
 /** How much longer than the quiet window a frame that is owed is waited for. */
@@ -24,7 +24,10 @@ export function settleQuiet(quietMs: number, maxMs: number): Promise<boolean> {
     const start = now();
     let frames = 0;
     let frameAt = start;
-    let prevFrameAt = start;
+    // before the first frame, "the previous frame" is the action's start: a chain the action began
+    // whose step landed before this wait did (a slow round trip, a starved renderer) is still owed
+    // its next frame, and a mutation older than the action is not
+    let prevFrameAt = Math.min(start, notingSince());
     let done = false;
     const finish = (quiet: boolean): void => {
       done = true;
