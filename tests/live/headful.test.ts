@@ -1,30 +1,27 @@
 /** Headful sessions under Xvfb: a real window a person could take over, watched and recorded like any page. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveOf } from '../../src/core/live/page-live.js';
 import type { ScreencastFrame } from '../../src/core/live/screencast.js';
 import { harness, type Harness } from '../helpers.js';
+import { startXvfb, type Xvfb } from '../xvfb.js';
 import { corePage, until } from './helpers.js';
 
-const DISPLAY = ':99';
-let xvfb: ChildProcess | null = null;
+let xvfb: Xvfb | null = null;
 let h: Harness;
 let savedDisplay: string | undefined;
 
 beforeAll(async () => {
   savedDisplay = process.env.DISPLAY;
-  xvfb = spawn('Xvfb', [DISPLAY, '-screen', '0', '1400x1000x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  await until(() => existsSync(`/tmp/.X11-unix/X${DISPLAY.slice(1)}`), 10_000, 'Xvfb to start');
+  xvfb = await startXvfb();
   // the runtime's launch inherits this process's environment
-  process.env.DISPLAY = DISPLAY;
+  process.env.DISPLAY = xvfb.display;
   h = await harness();
 });
 afterAll(async () => {
   await h?.close();
   if (savedDisplay === undefined) delete process.env.DISPLAY;
   else process.env.DISPLAY = savedDisplay;
-  xvfb?.kill('SIGTERM');
+  xvfb?.stop();
 });
 
 const alive = (pid: number): boolean => {
@@ -86,7 +83,7 @@ describe('headful sessions', () => {
     try {
       expect((await h.err('browser_start_session', { headless: false })).code).toBe('capability_unavailable');
     } finally {
-      process.env.DISPLAY = DISPLAY;
+      process.env.DISPLAY = xvfb!.display;
     }
   });
 });

@@ -1,11 +1,11 @@
 /** browser_save_pdf: a PDF file in the workspace (headless), refused outside it and in a headful session. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfError, pdfPageCount } from '../../src/core/print/pdf.js';
 import { harness, type Harness } from '../helpers.js';
+import { startXvfb, type Xvfb } from '../xvfb.js';
 
 let h: Harness;
 let workspace: string;
@@ -49,23 +49,17 @@ describe('browser_save_pdf', () => {
 });
 
 describe('browser_save_pdf in a headful session', () => {
-  const DISPLAY = ':97';
-  let xvfb: ChildProcess | null = null;
+  let xvfb: Xvfb | null = null;
   let saved: string | undefined;
   beforeAll(async () => {
     saved = process.env.DISPLAY;
-    xvfb = spawn('Xvfb', [DISPLAY, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-    const t0 = Date.now();
-    while (!existsSync(`/tmp/.X11-unix/X${DISPLAY.slice(1)}`)) {
-      if (Date.now() - t0 > 10_000) throw new Error('Xvfb did not start');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    process.env.DISPLAY = DISPLAY;
+    xvfb = await startXvfb('1280x900x24');
+    process.env.DISPLAY = xvfb.display;
   });
   afterAll(() => {
     if (saved === undefined) delete process.env.DISPLAY;
     else process.env.DISPLAY = saved;
-    xvfb?.kill('SIGTERM');
+    xvfb?.stop();
   });
 
   // Chromium 156 prints in a window too; builds that do not answer "PrintToPDF is not implemented"
