@@ -313,7 +313,15 @@ describe('brow cluster on NATS', () => {
     expect(await new Promise((r) => serve.once('exit', r))).toBe(0);
 
     // the CLI daemon, started by a browser command, is a gateway when BROW_NATS names the cluster
-    const env = { ...process.env, BROW_NATS: nats.url, BROW_NATS_TOKEN: TOKEN, BROW_CONSOLE: 'false' };
+    // a runtime dir of its own: the daemon's socket and log go with the test, not into the user's
+    const runtimeDir = mkdtempSync(join(tmpdir(), 'brow-cluster-rt-'));
+    const env = {
+      ...process.env,
+      BROW_NATS: nats.url,
+      BROW_NATS_TOKEN: TOKEN,
+      BROW_CONSOLE: 'false',
+      BROW_RUNTIME_DIR: runtimeDir,
+    };
     const profile = `cluster-${process.pid}`;
     try {
       const cli = await promisify(execFile)(
@@ -327,6 +335,7 @@ describe('brow cluster on NATS', () => {
       expect(fromCli).toEqual(expect.arrayContaining(sessions));
     } finally {
       await promisify(execFile)(process.execPath, [BIN, 'daemon', 'stop', '--session', profile], { env });
+      rmSync(runtimeDir, { recursive: true, force: true });
     }
 
     const brow = await createBrow({ nats: { url: nats.url, token: TOKEN } });
