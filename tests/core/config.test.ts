@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,7 @@ describe('configuration', () => {
     expect(config.idle_stop_ms).toBe(5000);
     expect(sources.idle_stop_ms).toBe('flag');
     expect(config.allowed_schemes).toEqual(['http', 'https', 'file']);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('names a bad key and where it came from', () => {
@@ -48,5 +49,6 @@ describe('configuration', () => {
     );
     expect(() => loadConfig({ env: { BROW_MAX_SESSIONS: '-1' } })).toThrow(/environment.*max_sessions/);
     expect(() => loadConfig({ file: join(dir, 'missing.json'), env: {} })).toThrow(/does not exist/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
