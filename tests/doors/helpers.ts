@@ -1,4 +1,5 @@
 /** Test plumbing for the doors: build once, spawn the real `brow serve` / `brow mcp`, and one call shape for every door. */
+import { afterAll } from 'vitest';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,9 +88,16 @@ export function buildOnce(): void {
   }
 }
 
+/** The config files' directories this test file made: removed after its tests. */
+const configDirs: string[] = [];
+afterAll(() => {
+  for (const d of configDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 /** A brow config file (the spawned servers get room for the sessions the tests start). */
 export function configFile(config: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'brow-doors-'));
+  configDirs.push(dir);
   const file = join(dir, 'brow.json');
   writeFileSync(file, JSON.stringify({ max_sessions: 16, ...config }));
   return file;
