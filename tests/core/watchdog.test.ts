@@ -122,9 +122,12 @@ describe('a click', () => {
     const out = await h.ok('browser_evaluate', { page_id: pageId, expression: '1 + 1' });
     expect(out.value).toBe(2);
   });
+});
 
-  it('navigating away from a page whose script spins: brow stops it, the navigation goes through and says so', async () => {
-    // spun outside any call (no call's watch stops it): only the navigation's own check can
+describe('navigating away', () => {
+  it('from a page whose script spins: brow stops it, the navigation goes through and says so', async () => {
+    // spun outside any call, so the spin is already running when the navigation comes: either the
+    // navigation's own check or the call's watch stops it
     const pageId = await h.open('core/form.html');
     const page = h.rt.core.findPage(pageId)!;
     await page.cdp.send('Runtime.evaluate', { expression: 'setTimeout(() => { for (;;) {} }, 0); 1' });
@@ -144,7 +147,7 @@ describe('a click', () => {
     );
   });
 
-  it('navigating away from a page whose pagehide handler never ends: stopped, and the navigation goes through', async () => {
+  it('from a page whose pagehide handler never ends: stopped, and the navigation goes through', async () => {
     const pageId = await h.open('watchdog/unload-trap.html');
     const o = await h.call('browser_navigate', {
       page_id: pageId,
