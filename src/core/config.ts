@@ -211,7 +211,7 @@ export const configSchema = z
       .max(20)
       .default(testDefault('script_watchdog_max_stretch', 5))
       .describe(
-        "The most the machine's load (load average per CPU) stretches script_watchdog_ms, so a long but finite task on a busy machine is not taken for a loop; 1 turns stretching off (default 5)",
+        "The most the machine's load (load average per CPU) stretches script_watchdog_ms (and the second without progress that counts as none), so a long but finite task on a busy machine is not taken for a loop; 1 turns stretching off (default 5)",
       ),
     script_watchdog_ms: z
       .number()

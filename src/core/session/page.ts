@@ -294,15 +294,19 @@ export class BrowPage {
 
   /**
    * Is the page's script answering? One trivial evaluation on the page's own CDP session,
-   * bounded: a renderer whose script never yields answers nothing.
+   * bounded: a renderer whose script never yields answers nothing. An answer that reached this
+   * process by the bound counts, even when brow was too starved to read it in time.
    */
   async responsive(withinMs: number): Promise<boolean> {
     if (this.closed || this.crashed) return false;
-    const probe = this.cdp
-      .send('Runtime.evaluate', { expression: '0', returnByValue: true })
-      .then(() => true)
-      .catch(() => true); // an error is an answer: the renderer is there
-    return within(probe, withinMs, false);
+    let answered = false;
+    const probe = this.cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(
+      () => void (answered = true),
+      () => void (answered = true), // an error is an answer: the renderer is there
+    );
+    await within(probe, withinMs, undefined);
+    if (!answered) await readWhatArrived();
+    return answered;
   }
 
   /**
@@ -317,6 +321,7 @@ export class BrowPage {
     limitMs: number,
     lastProgress: () => number,
     signal?: AbortSignal,
+    quietMs: number = Math.min(PROGRESS_QUIET_MS, limitMs),
   ): Promise<{ answered: true } | { answered: false; silent_ms: number; reason: ScriptStopReason }> {
     if (this.closed || this.crashed) return { answered: true };
     let answered = false;
@@ -331,7 +336,11 @@ export class BrowPage {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     const cap = hardCapMs(limitMs);
-    const quiet = Math.min(PROGRESS_QUIET_MS, limitMs);
+    const quiet = quietMs;
+    // a verdict is only given once what already reached this process has been read: a timer that
+    // fires after this process was starved runs before the pipe data that waited meanwhile (the
+    // page's answer, its progress events), so the data is read first (readWhatArrived)
+    let read = false;
     try {
       for (;;) {
         if (answered || signal?.aborted || this.closed || this.crashed) return { answered: true };
@@ -339,10 +348,15 @@ export class BrowPage {
         const silent = now - since;
         let wait: number;
         if (silent < limitMs) wait = since + limitMs - now;
-        else if (silent >= cap) return { answered: false, silent_ms: silent, reason: 'busy_too_long' };
+        else if (!read) {
+          read = true;
+          await readWhatArrived();
+          continue;
+        } else if (silent >= cap) return { answered: false, silent_ms: silent, reason: 'busy_too_long' };
         else if (now - lastProgress() < quiet)
           wait = Math.min(lastProgress() + quiet - now, since + cap - now);
         else return { answered: false, silent_ms: silent, reason: 'not_yielding' };
+        read = false;
         await within(Promise.race([reply, aborted]), Math.max(wait, 10), undefined);
       }
     } finally {
@@ -539,6 +553,14 @@ export function watchdogLimitMs(
   return Math.round(configured * stretch);
 }
 
+/**
+ * Two turns of the event loop: the first reads what waits on the browser's pipe, the second runs
+ * the messages puppeteer's pipe transport hands on, each in its own setImmediate.
+ */
+async function readWhatArrived(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** However much progress it shows, a script that does not yield is stopped after this long. */
 export function hardCapMs(limitMs: number): number {
   return Math.max(5 * limitMs, 15_000);
@@ -565,6 +587,12 @@ async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise
       undefined,
       cfg.script_watchdog_max_stretch,
     );
+    // a starved renderer also shows its progress less often: the quiet that counts as none is
+    // stretched by the same factor as the limit
+    const quiet = Math.min(
+      Math.round(PROGRESS_QUIET_MS * (limit / Math.max(1, cfg.script_watchdog_ms))),
+      limit,
+    );
     const every = Math.min(WATCH_EVERY_MS, Math.round(limit / 3));
     // the last time the page was known to answer (or not to be held by its own script)
     let lastAnswer = Date.now();
@@ -575,7 +603,13 @@ async function guard<T>(page: BrowPage, work: Promise<T>, watch: Watch): Promise
         lastAnswer = Date.now();
         continue;
       }
-      const verdict = await page.probe(lastAnswer, limit, progress?.last ?? (() => 0), stopWatching.signal);
+      const verdict = await page.probe(
+        lastAnswer,
+        limit,
+        progress?.last ?? (() => 0),
+        stopWatching.signal,
+        quiet,
+      );
       if (verdict.answered || done || page.pendingDialog || page.closed || page.crashed) {
         lastAnswer = Date.now();
         continue;
