@@ -2,13 +2,15 @@
  * Persistent Chromium profiles (user_data_dir): a login made in a named profile is still there
  * after a full brow restart; sessions without one start clean; a bad name is refused.
  */
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool } from '../../src/core/browser/browser-pool.js';
 import { BrowRuntime } from '../../src/runtime/runtime.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { ensureInjectedBuilt } from '../helpers.js';
+import { scaled } from '../scale.js';
 
 let server: FixtureServer;
 let dataDir: string;
@@ -30,10 +32,28 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The work, or a failure that names the step when it takes longer than any step should (not a timing test). */
+async function step<T>(what: string, work: Promise<T>): Promise<T> {
+  const bound = scaled(45_000);
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish in ${bound} ms`)), bound);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    const took = Date.now() - started;
+    if (took > 10_000) console.log(`profile-dir: ${what} took ${took} ms`);
+  }
+}
+
 async function call(rt: BrowRuntime, name: string, input: Record<string, unknown>) {
-  const o = await rt.invoke(name, input);
+  const o = await step(name, rt.invoke(name, input));
   if (!o.ok) throw new Error(`${name}: ${o.content}`);
   return o.data as any;
 }
@@ -58,7 +78,7 @@ describe('user_data_dir', () => {
       );
       expect(statSync(s.user_data_dir).mode & 0o777).toBe(0o700);
     } finally {
-      await first.close();
+      await step('closing the first brow', first.close());
     }
 
     const second = new BrowRuntime({ data_dir: dataDir });
@@ -97,10 +117,34 @@ describe('user_data_dir', () => {
         'Signed out',
       );
     } finally {
-      await second.close();
+      await step('closing the second brow', second.close());
     }
     // four Chromium launches, each with its own profile on disk: slow on a loaded two-core machine
   }, 150_000);
+
+  it('a profile browser that hangs on its way out is killed past the bound, and the profile starts again', async () => {
+    // the bound lowered from its 20 s; SIGSTOP holds Chromium as a stalled disk or a starved machine would
+    const pool = new BrowserPool(() => ({ executable: '', headless: true, process_per_session: false }), 1000);
+    const dir = join(dataDir, 'chromium-profiles', 'stuck');
+    try {
+      const host = await pool.acquireProfile(dir, true);
+      const proc = host.browser.process()!;
+      const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      process.kill(proc.pid!, 'SIGSTOP');
+      const started = Date.now();
+      expect(await pool.closeProfile(host)).toBe(true);
+      // puppeteer alone waits out its 60 s protocol timeout here (and on a process that never exits, for ever)
+      expect(Date.now() - started).toBeLessThan(scaled(15_000));
+      await gone;
+      expect(proc.signalCode).toBe('SIGKILL');
+      // its lock is free: the profile launches again
+      const again = await pool.acquireProfile(dir, true);
+      expect(again).not.toBe(host);
+      expect(await again.browser.version()).toMatch(/Chrom/);
+    } finally {
+      await pool.close();
+    }
+  }, 90_000);
 
   it('refuses a profile name that is a path', async () => {
     const rt = new BrowRuntime({ data_dir: dataDir });

@@ -8,7 +8,34 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'puppeteer-core';
+import { settledWithin, within } from '../deadline.js';
 import { launchChromium } from './launch.js';
+
+/**
+ * A browser asked to close that has not exited this long after is killed: puppeteer's close waits
+ * for the process with no bound, and a Chromium that hangs on its way out (a stalled disk, a
+ * starved machine) would hold a session's stop, or brow's, for ever.
+ */
+const CLOSE_BOUND_MS = 20_000;
+
+/** Close a browser; past `boundMs` kill its process, and wait (bounded) for it to be gone. */
+export async function closeWithin(browser: Browser, boundMs: number): Promise<void> {
+  const closed = browser.close().catch(() => undefined);
+  if (await within(closed.then(() => true), boundMs, false)) return;
+  const proc = browser.process();
+  if (proc && proc.exitCode === null && proc.signalCode === null) {
+    const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    // the group puppeteer started it in (its helpers with it), else the process alone
+    try {
+      process.kill(-(proc.pid ?? 0), 'SIGKILL');
+    } catch {
+      proc.kill('SIGKILL');
+    }
+    await settledWithin(gone, 5000);
+  }
+  // puppeteer's close ends with the process (its pipe closes): let what follows it run
+  await settledWithin(closed, 2000);
+}
 
 /** What browser a host runs (seed 001's browser_identity), read once when it starts or is reached. */
 export interface BrowserIdentity {
@@ -48,7 +75,11 @@ export class BrowserPool {
   /** Shared browsers by launch key (executable and display mode). */
   private readonly shared = new Map<string, Promise<BrowserHost>>();
 
-  constructor(private readonly settings: () => PoolSettings) {}
+  constructor(
+    private readonly settings: () => PoolSettings,
+    /** How long a closing browser may take before it is killed (CLOSE_BOUND_MS; tests lower it). */
+    private readonly closeBoundMs = CLOSE_BOUND_MS,
+  ) {}
 
   /** A browser for a session with this display mode: the shared one, or its own when dedicated. */
   async acquire(headless: boolean, dedicated = this.settings().process_per_session): Promise<BrowserHost> {
@@ -164,7 +195,7 @@ export class BrowserPool {
   private readonly closings = new Set<Promise<void>>();
 
   private closeHost(host: BrowserHost): Promise<void> {
-    const closing = host.browser.close().catch(() => undefined);
+    const closing = closeWithin(host.browser, this.closeBoundMs);
     this.closings.add(closing);
     void closing.then(() => this.closings.delete(closing));
     return closing;
