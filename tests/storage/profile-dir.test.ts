@@ -124,7 +124,10 @@ describe('user_data_dir', () => {
 
   it('a profile browser that hangs on its way out is killed past the bound, and the profile starts again', async () => {
     // the bound lowered from its 20 s; SIGSTOP holds Chromium as a stalled disk or a starved machine would
-    const pool = new BrowserPool(() => ({ executable: '', headless: true, process_per_session: false }), 1000);
+    const pool = new BrowserPool(
+      () => ({ executable: '', headless: true, process_per_session: false }),
+      1000,
+    );
     const dir = join(dataDir, 'chromium-profiles', 'stuck');
     try {
       const host = await pool.acquireProfile(dir, true);

@@ -21,7 +21,14 @@ const CLOSE_BOUND_MS = 20_000;
 /** Close a browser; past `boundMs` kill its process, and wait (bounded) for it to be gone. */
 export async function closeWithin(browser: Browser, boundMs: number): Promise<void> {
   const closed = browser.close().catch(() => undefined);
-  if (await within(closed.then(() => true), boundMs, false)) return;
+  if (
+    await within(
+      closed.then(() => true),
+      boundMs,
+      false,
+    )
+  )
+    return;
   const proc = browser.process();
   if (proc && proc.exitCode === null && proc.signalCode === null) {
     const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
