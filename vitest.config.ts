@@ -8,6 +8,8 @@ export default defineConfig({
     // Each file launches its own Chromium; two cores fit two files at a time.
     maxWorkers: 2,
     pool: 'forks',
+    // one TMPDIR for the run, removed at its end (tests/suite-tmp.ts)
+    globalSetup: ['tests/suite-tmp.ts'],
     env: {
       // every patched walk is checked against a whole walk (src/core/snapshot/injected/incremental.ts)
       BROW_VERIFY_WALKS: '1',
