@@ -4,11 +4,27 @@
  * however it ends, and a rejection of work left behind is never unhandled.
  */
 
+/**
+ * Two turns of the event loop: the first reads what waits on brow's sockets and pipes, the second
+ * runs what that handed on in its own setImmediate (puppeteer's pipe transport delivers each CDP
+ * message so). A deadline's timer that fires after this process was starved (a long callback, a
+ * descheduled process) runs before the answers that arrived meanwhile are read: every deadline
+ * here reads them first, so an answer that came in time is not taken for none.
+ */
+export async function readWhatArrived(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Run `fn` after `ms`, once what arrived by then has been read (readWhatArrived). */
+function afterArrivals(ms: number, fn: () => void): NodeJS.Timeout {
+  return setTimeout(() => void readWhatArrived().then(fn), ms);
+}
+
 /** The work's value, or `fallback` after `ms` (the work goes on; its late failure is swallowed). */
 export function within<T, F>(work: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<F>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
+    timer = afterArrivals(ms, () => resolve(fallback));
   });
   work.catch(() => undefined);
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
@@ -18,7 +34,7 @@ export function within<T, F>(work: Promise<T>, ms: number, fallback: F): Promise
 export function withDeadline<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(late()), ms);
+    timer = afterArrivals(ms, () => reject(late()));
   });
   work.catch(() => undefined);
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
@@ -92,6 +108,7 @@ export function sharedDeadline(
 ): SharedDeadline {
   const { signal, onStop } = opts;
   let timer: NodeJS.Timeout | undefined;
+  let cleared = false;
   let onAbort: () => void = () => undefined;
   const ended = new Promise<never>((_, reject) => {
     const stop = (e: Error) => {
@@ -99,7 +116,9 @@ export function sharedDeadline(
       onStop?.();
       reject(e);
     };
-    timer = setTimeout(() => stop(late()), ms);
+    timer = afterArrivals(ms, () => {
+      if (!cleared) stop(late());
+    });
     onAbort = () =>
       stop(signal?.reason instanceof Error ? signal.reason : new Error('The call was cancelled.'));
     if (signal?.aborted) onAbort();
@@ -107,6 +126,7 @@ export function sharedDeadline(
   });
   ended.catch(() => undefined);
   function clear(): void {
+    cleared = true;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }

@@ -10,7 +10,7 @@ import type { DialogRecord } from '../observe/records.js';
 import { RefRegistry } from '../snapshot/ref-registry.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { pageScriptSource } from '../snapshot/page-script.js';
-import { settledWithin, sleep, within } from '../deadline.js';
+import { readWhatArrived, settledWithin, sleep, within } from '../deadline.js';
 import { StateBag } from '../state-bag.js';
 import type { Session } from './session.js';
 
@@ -304,8 +304,8 @@ export class BrowPage {
       () => void (answered = true),
       () => void (answered = true), // an error is an answer: the renderer is there
     );
+    // within reads what arrived by the bound before it gives up (readWhatArrived)
     await within(probe, withinMs, undefined);
-    if (!answered) await readWhatArrived();
     return answered;
   }
 
@@ -551,14 +551,6 @@ export function watchdogLimitMs(
   const perCpu = load / Math.max(1, cpuCount);
   const stretch = Math.min(maxStretch, Math.max(1, Number.isFinite(perCpu) ? perCpu : 1));
   return Math.round(configured * stretch);
-}
-
-/**
- * Two turns of the event loop: the first reads what waits on the browser's pipe, the second runs
- * the messages puppeteer's pipe transport hands on, each in its own setImmediate.
- */
-async function readWhatArrived(): Promise<void> {
-  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** However much progress it shows, a script that does not yield is stopped after this long. */
