@@ -76,15 +76,26 @@ function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled.');
 }
 
-/** Sleep `ms`; ends early (resolving) when the signal aborts. */
+/**
+ * Sleep at least `ms` by the wall clock (`Date.now()`, what answers report as waited); ends early
+ * (resolving) when the signal aborts. A Node timer may fire a millisecond before its time by that
+ * clock (it counts from the event loop's cached time): the rest is slept again.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
+    const until = Date.now() + ms;
+    let timer: NodeJS.Timeout;
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const tick = () => {
+      const left = until - Date.now();
+      if (left > 0) timer = setTimeout(tick, left);
+      else done();
+    };
+    timer = setTimeout(tick, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -5,7 +5,7 @@
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWhatArrived, sharedDeadline, within, withDeadline } from '../../src/core/deadline.js';
+import { readWhatArrived, sharedDeadline, sleep, within, withDeadline } from '../../src/core/deadline.js';
 
 let server: Server;
 let port = 0;
@@ -93,5 +93,32 @@ describe('a deadline whose timer runs after a starve', () => {
     const d = sharedDeadline(30, () => new Error('late'), { onStop: () => stopped++ });
     await expect(d.race(never)).rejects.toThrow('late');
     expect(stopped).toBe(1);
+  });
+});
+
+describe('sleep', () => {
+  it('sleeps at least its time by the wall clock, also after a busy turn (what waited_ms reports)', async () => {
+    // a busy turn leaves the loop's cached time behind: a plain timer then fires early by Date.now()
+    // (16 of 100 here); a wait for time reported 17,999 ms for 18,000 under load
+    const short: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const busy = Date.now();
+      while (Date.now() - busy < 3) {
+        // a turn of other work
+      }
+      const t0 = Date.now();
+      await sleep(7);
+      if (Date.now() - t0 < 7) short.push(Date.now() - t0);
+    }
+    expect(short).toEqual([]);
+  });
+
+  it('ends at once when its signal aborts', async () => {
+    const stop = new AbortController();
+    const t0 = Date.now();
+    const slept = sleep(10_000, stop.signal);
+    stop.abort();
+    await slept;
+    expect(Date.now() - t0).toBeLessThan(5000);
   });
 });
