@@ -203,13 +203,17 @@ describe('killed outright', () => {
   };
 
   it('brow serve with a page open: its Chromium ends with it; the next brow removes its profile', async () => {
-    const { proc, chromium } = await serveWithAPage();
+    // a TMPDIR of its own: any brow launching in the same TMPDIR (another test file's, running
+    // beside this one) removes the dead brow's profile, rightly, before this test can see it left
+    const tmp = mkdtempSync(join(tmpdir(), 'brow-killed-'));
+    const env = { TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+    const { proc, chromium } = await serveWithAPage({ env });
     const { left, profile } = await killOutright(proc, chromium);
     expect(left).toEqual([]);
     expect(existsSync(profile), 'the killed brow could not remove its profile').toBe(true);
     try {
       // the next brow to launch a Chromium removes the profiles of brows that are gone
-      const next = await serveWithAPage();
+      const next = await serveWithAPage({ env });
       const nextProfile = [...profilesOf(next.chromium)][0]!;
       await eventually(() => !existsSync(profile), 10_000, 100);
       expect(existsSync(profile), `${profile} is still there`).toBe(false);
@@ -221,6 +225,7 @@ describe('killed outright', () => {
       expect(existsSync(nextProfile), 'a brow that stops removes its own profile').toBe(false);
     } finally {
       removeProfile(profile);
+      rmSync(tmp, { recursive: true, force: true });
     }
   }, 90_000);
 
