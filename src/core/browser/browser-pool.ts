@@ -30,11 +30,12 @@ export async function closeWithin(browser: Browser, boundMs: number): Promise<vo
   )
     return;
   const proc = browser.process();
-  if (proc && proc.exitCode === null && proc.signalCode === null) {
+  // (a process without a pid never started: -0 would name brow's own process group)
+  if (proc?.pid && proc.exitCode === null && proc.signalCode === null) {
     const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
     // the group puppeteer started it in (its helpers with it), else the process alone
     try {
-      process.kill(-(proc.pid ?? 0), 'SIGKILL');
+      process.kill(-proc.pid, 'SIGKILL');
     } catch {
       proc.kill('SIGKILL');
     }
