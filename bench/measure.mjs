@@ -233,6 +233,11 @@ async function oneRunSteps(inst, url, page, rec, measured, floorOut, step) {
     await sleep(PAUSE_MS);
     const first = await timed(() => inst.defaultAnswer('interactive'));
     if (measured) push((rec.extras ??= {}), 'after_pause_ms', first.ms);
+    // and with no pause: a script (not a model) that asks the moment the navigation answers
+    step.name = 'default answer right after a navigation';
+    await inst.navigate(url);
+    const now = await timed(() => inst.defaultAnswer('interactive'));
+    if (measured) push((rec.extras ??= {}), 'at_once_ms', now.ms);
   }
 
   if (floorOut && typeof inst.floor === 'function') {

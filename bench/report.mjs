@@ -297,7 +297,8 @@ export function renderReport(R) {
     L.push(
       '*default full* / *default interactive*: `browser_list_elements` with no `max_chars` (the default budget, 24,000 chars by SPEC) — what a model gets when it just asks. ' +
         '*changes (unchanged page)*: scope `changes` right after a snapshot, nothing mutated. *read_page*: `browser_read_page` Markdown. ' +
-        '*first answer after 1 s*: a fresh navigation, a 1 s pause (an agent thinking), then the default answer: brow has walked the loaded page ahead.',
+        '*first answer after 1 s*: a fresh navigation, a 1 s pause (an agent thinking), then the default answer: brow has walked the loaded page ahead. ' +
+        '*first answer at once*: the default answer asked the moment the navigation answers (a script, not a model): on a big page, a first look at its start.',
     );
     L.push('');
     L.push(
@@ -309,6 +310,7 @@ export function renderReport(R) {
           'tokens',
           'default interactive chars',
           'first answer after 1 s ms',
+          'first answer at once ms',
           'changes ms',
           'changes chars',
           'read_page ms',
@@ -324,6 +326,7 @@ export function renderReport(R) {
             int(x.default_full_tokens),
             span(x.default_interactive_chars),
             span(x.after_pause_ms),
+            span(x.at_once_ms),
             span(x.changes_ms, (v) => v.toFixed(1)),
             span(x.changes_chars),
             span(x.read_page_ms),

@@ -94,6 +94,7 @@ function compactSnapshot(s: Rec, mainFrame: unknown): Rec {
     node_count: s.node_count,
     shown_count: s.shown_count,
     truncated: s.truncated,
+    partial: s.partial,
     cursor: s.cursor,
     refs: out,
     frames: Object.fromEntries([...aliases].map(([id, a]) => [a, id])),

@@ -5,7 +5,15 @@ import { slot } from '../state-bag.js';
 import { readingOrder, takePage } from './budget.js';
 import { diffOutlines, renderDiff, type OutlineDiff } from './diff.js';
 import { renderLines, walkShown } from './render-lines.js';
-import { hiddenContent, limitDepth, selectScope, type Scope } from './scope.js';
+import {
+  borrowsWords,
+  hiddenContent,
+  keptAround,
+  limitDepth,
+  selectScope,
+  wordsComplete,
+  type Scope,
+} from './scope.js';
 import { changedSince, takeSnapshot, type Snapshot, type SnapNode } from './snapshot.js';
 
 export interface ListElementsInput {
@@ -75,6 +83,11 @@ export interface SnapshotData {
   node_count: number;
   shown_count: number;
   truncated: boolean;
+  /**
+   * A first look: the page was walked only as far as this answer needed, so node_count counts the
+   * lines walked, not the page's; the cursor goes on over the whole page. Absent otherwise.
+   */
+  partial?: true;
   cursor?: string;
   created_at: number;
   diff?: OutlineDiff;
@@ -101,6 +114,8 @@ export interface Pagination {
   order: number[];
   /** Words of hidden descendants for shown nodes without a name or text (see hiddenContent). */
   content: ReadonlyMap<number, string>;
+  /** Lines of a first look (a walk of the page's start): a cursor goes on over a whole walk. */
+  partial?: true;
 }
 
 /** The data form of a node; `content` stands in for its text when the scope hid the words (hiddenContent). */
@@ -139,12 +154,110 @@ export async function listElements(
   }
   if (input.scope === 'changes') return changes(page);
 
-  const snap = await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
   const listing = page.state.get(listingSlot);
+  const look = await firstLook(page, input);
+  if (look && 'answer' in look) return look.answer;
+  const snap =
+    look && 'whole' in look
+      ? look.whole
+      : await takeSnapshot(page, input.scope === 'subtree' && input.ref ? { rootRef: input.ref } : {});
   if (input.scope !== 'subtree') listing.lastListed = snap;
   const pagination = paginate(snap, input.scope, input.depth, listing.pagination);
   listing.pagination = pagination;
   return renderPage(page, pagination, 0, input.max_chars);
+}
+
+/**
+ * Nodes a first look walks at first: the default budget (24,000 chars) takes the lines of 1,000–4,000
+ * nodes on the pages measured, against a big page's 20k–45k.
+ */
+const FIRST_LOOK_NODES = 4000;
+/** The most a first look walks before it walks the whole page instead. */
+const FIRST_LOOK_MAX_NODES = 20_000;
+/** A budget a first look does not try to fill: a caller asking for that much wants the whole page. */
+const FIRST_LOOK_MAX_CHARS = 100_000;
+
+/**
+ * The first listing of a document brow has not walked whole yet: walk only the page's start (in
+ * document order, capped) and answer from it when that answer is the one a whole walk would give.
+ * On a 45k-node page that is the difference between walking 4,000 nodes and 45,000 before the
+ * agent sees anything.
+ *
+ * The whole walk's answer starts at the first line in view and goes on in document order until
+ * the budget is spent, then wraps to the lines above the viewport. A walk of the page's start holds
+ * the same lines in the same order up to its cap, so the two answers agree when the first look
+ * has a line in view, its budget ran out before the cap, and no line it shows reads differently
+ * for what lies past the cap (closedUpTo). One frame only: a child frame cut by the cap would break that order. A start too thin to fill
+ * the budget is walked once more, as far as its lines per node say the budget needs.
+ *
+ * Returns the answer, or a whole walk when the page fitted under the cap, or null: walk whole.
+ */
+async function firstLook(
+  page: BrowPage,
+  input: ListElementsInput,
+): Promise<{ answer: { text: string; data: SnapshotData } } | { whole: Snapshot } | null> {
+  if (input.scope !== 'interactive' && input.scope !== 'full') return null;
+  if (input.max_chars > FIRST_LOOK_MAX_CHARS) return null;
+  const last = page.lastWalk;
+  if (last && last.documentGeneration === page.documentGeneration) return null;
+  let cap = FIRST_LOOK_NODES;
+  for (let tries = 0; tries < 2; tries++) {
+    if (page.raw.frames().length !== 1) return null;
+    const snap = await takeSnapshot(page, { maxNodes: cap, firstLook: true });
+    if (!snap.firstLook) return { whole: snap };
+    const p = paginate(snap, input.scope, input.depth, null);
+    const budget = budgetOf(page, snap, input.scope, input.max_chars);
+    const paged = takePage(p.lines, p.order, 0, budget);
+    if (p.order.length === 0 || !snap.nodes[p.indexes[p.order[0]!]!]!.inView) return null;
+    const next = paged.nextOffset;
+    const lastShown = p.indexes[paged.shown[paged.shown.length - 1]!]!;
+    // the budget ran out while the answer still read forward from the viewport, and nothing it
+    // shows depends on what lies past the cap
+    if (next !== null && p.order[next]! > p.order[0]! && closedUpTo(snap.nodes, p, lastShown)) {
+      const listing = page.state.get(listingSlot);
+      listing.lastListed = snap;
+      listing.pagination = { ...p, partial: true };
+      return { answer: renderPage(page, listing.pagination, 0, input.max_chars) };
+    }
+    // too thin a start: as many nodes again as the budget needs at this start's chars per node
+    let forward = 0;
+    for (const k of p.order) {
+      if (k < p.order[0]!) break;
+      forward += p.lines[k]!.length + 1;
+    }
+    const perNode = forward / Math.max(1, snap.nodes.length);
+    cap = Math.ceil((budget / Math.max(perNode, 0.01)) * 1.25);
+    if (cap > FIRST_LOOK_MAX_NODES) return null;
+  }
+  return null;
+}
+
+/**
+ * Whether every line up to `lastShown` reads the same in a whole walk. Only an element whose
+ * subtree the cap cut (an ancestor of the last node walked) can differ:
+ * - a nameless line borrows the words of hidden descendants (hiddenContent), which may lie past the
+ *   cap unless its scan ended short of it;
+ * - a region the first look does not keep (no control in its walked part) may hold controls past
+ *   the cap, and then a whole walk shows it, and lends no words from inside it to a line before.
+ * Which lines up to `lastShown` are shown cannot differ: a line there that the cap cut holds every
+ * walked line after it, `lastShown` among them, so it already holds a control and is kept.
+ * The whole scope shows every line as walked.
+ */
+function closedUpTo(nodes: readonly SnapNode[], p: Pagination, lastShown: number): boolean {
+  if (p.scope !== 'interactive') return true;
+  const shown = new Set(p.indexes);
+  let depth = nodes[nodes.length - 1]!.depth + 1;
+  for (let i = nodes.length - 1; i >= 0 && depth > 0; i--) {
+    const n = nodes[i]!;
+    if (n.depth >= depth) continue;
+    depth = n.depth; // an ancestor of the last node walked: its subtree goes on past the cap
+    if (!shown.has(i)) {
+      if (keptAround(n)) return false;
+    } else if (i <= lastShown && borrowsWords(n) && !wordsComplete(nodes, i, p.content.get(i))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The scope's lines of a snapshot; a reused walk (same nodes) in the same scope reuses them too. */
@@ -190,19 +303,67 @@ function continuePage(page: BrowPage, input: ListElementsInput) {
       },
     );
   }
+  if (p.partial) return continueFirstLook(page, p, offset, input.max_chars);
   return renderPage(page, p, offset, input.max_chars);
+}
+
+/**
+ * The next page after a first look: the page walked whole, and its reading order taken up after
+ * the lines the first look showed (the same nodes, by position: a walk of the start is the start
+ * of the whole walk while the page has not changed).
+ */
+async function continueFirstLook(page: BrowPage, p: Pagination, offset: number, maxChars: number) {
+  const part = p.snapshot;
+  const whole = await takeSnapshot(page);
+  const shown = new Set<number>();
+  for (let k = 0; k < offset; k++) shown.add(p.indexes[p.order[k]!]!);
+  let lastShown = -1;
+  for (const i of shown) if (i > lastShown) lastShown = i;
+  const same =
+    whole.documentGeneration === part.documentGeneration &&
+    lastShown >= 0 &&
+    whole.nodes.length > lastShown &&
+    whole.nodes[lastShown]!.ref === part.nodes[lastShown]!.ref &&
+    whole.nodes[0]?.ref === part.nodes[0]?.ref;
+  if (!same) {
+    throw new BrowserError(
+      'invalid_request',
+      'The page changed since the first part of this listing was read, so its cursor cannot go on.',
+      { hint: 'Take a new browser_list_elements snapshot and follow its cursor.' },
+    );
+  }
+  const listing = page.state.get(listingSlot);
+  const next = paginate(whole, p.scope, p.depth, null);
+  let from = 0;
+  while (from < next.order.length && shown.has(next.indexes[next.order[from]!]!)) from++;
+  listing.pagination = next;
+  listing.lastListed = whole;
+  if (from >= next.order.length) {
+    throw new BrowserError('invalid_request', 'The listing has no more lines after this cursor.', {
+      hint: 'Take a new browser_list_elements snapshot.',
+    });
+  }
+  return renderPage(page, next, from, maxChars);
+}
+
+/** Characters of an answer left for its lines once the header and footer are written. */
+function budgetOf(page: BrowPage, snap: Snapshot, scope: Scope, maxChars: number): number {
+  return Math.max(200, maxChars - headerLines(page, snap, scope).join('\n').length - 200);
 }
 
 function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: number) {
   const { snapshot: snap } = p;
   const header = headerLines(page, snap, p.scope);
-  const budget = Math.max(200, maxChars - header.join('\n').length - 200);
-  const paged = takePage(p.lines, p.order, offset, budget);
+  const paged = takePage(p.lines, p.order, offset, budgetOf(page, snap, p.scope, maxChars));
   const body = paged.shown.map((i) => p.lines[i]!);
   const cursor = paged.nextOffset !== null ? `${snap.id}@${paged.nextOffset}` : undefined;
   const shownIndexes = paged.shown.map((i) => p.indexes[i]!);
   const footer: string[] = [];
-  if (paged.truncated) {
+  if (p.partial) {
+    footer.push(
+      `[truncated: showing ${body.length} lines; the page goes on past the ${p.lines.length} lines walked for this first look; continue with cursor "${cursor}"]`,
+    );
+  } else if (paged.truncated) {
     footer.push(
       cursor
         ? `[truncated: showing ${body.length} of ${p.lines.length} lines; continue with cursor "${cursor}"]`
@@ -226,6 +387,7 @@ function renderPage(page: BrowPage, p: Pagination, offset: number, maxChars: num
     node_count: p.lines.length,
     shown_count: body.length,
     truncated: paged.truncated || snap.truncated,
+    ...(p.partial ? { partial: true as const } : {}),
     ...(cursor ? { cursor } : {}),
     created_at: snap.createdAt,
   };
@@ -275,7 +437,9 @@ async function changes(page: BrowPage) {
   const diff = prev
     ? prev.documentGeneration !== snap.documentGeneration
       ? null
-      : diffOutlines(prev.nodes, snap.nodes)
+      : prev.firstLook
+        ? diffStart(prev, snap)
+        : diffOutlines(prev.nodes, snap.nodes)
     : null;
   if (!diff) {
     // no earlier snapshot of this document: everything is new
@@ -284,7 +448,26 @@ async function changes(page: BrowPage) {
     res.text = `${res.text}\n(no earlier snapshot of this document to compare with: every line is listed as added)`;
     return res;
   }
-  return changesResult(page, snap, diff);
+  const res = changesResult(page, snap, diff);
+  if (prev?.firstLook) {
+    res.text = `${res.text}\n(the last listing walked only the start of the page: compared over that part)`;
+  }
+  return res;
+}
+
+/**
+ * A first look against a whole walk: compared over the part the first look walked, which ends
+ * where its last ref is found in the whole walk (null when it is not: compare nothing).
+ */
+function diffStart(part: Snapshot, whole: Snapshot): OutlineDiff | null {
+  let lastRef = part.nodes.length - 1;
+  while (lastRef >= 0 && !part.nodes[lastRef]!.ref) lastRef--;
+  if (lastRef < 0) return null;
+  const ref = part.nodes[lastRef]!.ref;
+  const at = whole.nodes.findIndex((n) => n.ref === ref);
+  if (at < 0) return null;
+  const end = Math.min(whole.nodes.length, at + (part.nodes.length - lastRef));
+  return diffOutlines(part.nodes, whole.nodes.slice(0, end));
 }
 
 function changesResult(page: BrowPage, snap: Snapshot, diff: OutlineDiff) {

@@ -66,12 +66,11 @@ export function selectScope(nodes: SnapNode[], scope: Scope): number[] {
     scope === 'interactive'
       ? (n: SnapNode) => isInteractive(n) || n.role === 'heading' || !!n.opaque
       : (n: SnapNode) => n.inView;
-  return withAncestors(
-    nodes,
-    want,
-    scope === 'interactive' ? (n) => CONTEXT_ROLES.has(n.role) || isPane(n) : () => true,
-  );
+  return withAncestors(nodes, want, scope === 'interactive' ? keptAround : () => true);
 }
+
+/** An ancestor the interactive scope keeps around the controls inside it: a region, form, pane… */
+export const keptAround = (n: SnapNode): boolean => CONTEXT_ROLES.has(n.role) || isPane(n);
 
 /**
  * A pane that scrolls and does nothing else (an inbox list, a feed, a windowed list): kept around
@@ -126,6 +125,16 @@ const CONTENT_CHARS = 80;
 const CONTENT_SCAN = 400;
 
 /**
+ * Whether hiddenContent's words for node i (given) stay the same however many nodes come after the
+ * last of `nodes`: its scan ended within them, or its words were already full.
+ */
+export const wordsComplete = (nodes: readonly SnapNode[], i: number, words: string | undefined): boolean =>
+  i + CONTENT_SCAN < nodes.length || (words?.length ?? 0) >= CONTENT_CHARS;
+
+/** A shown node that hiddenContent may label with words of its hidden descendants. */
+export const borrowsWords = (n: SnapNode): boolean => !!n.ref && !n.name && !n.text && n.role !== 'text';
+
+/**
  * Labels for shown nodes that have neither name nor text of their own while the scope hides the
  * descendants that carry their words (a role-less clickable around an icon `<img alt>`, a sortable
  * `<li>` whose text sits in spans): the names and texts of those hidden descendants, in order, at most
@@ -137,7 +146,7 @@ export function hiddenContent(nodes: SnapNode[], indexes: number[]): Map<number,
   for (const i of indexes) shown[i] = 1;
   for (const i of indexes) {
     const n = nodes[i]!;
-    if (!n.ref || n.name || n.text || n.role === 'text') continue;
+    if (!borrowsWords(n)) continue;
     let words = '';
     let skipDepth = -1; // inside a shown descendant's subtree
     for (let j = i + 1, seen = 0; j < nodes.length && seen < CONTENT_SCAN; j++, seen++) {

@@ -64,6 +64,8 @@ export interface Snapshot {
   walkedAt: number;
   /** Nodes that travelled from the page for this walk; the rest came from walks held (see spliceWalk). */
   sent: number;
+  /** A first look that the node cap stopped short: its nodes are the start of the page, in order. */
+  firstLook?: true;
 }
 
 export interface WalkOptions {
@@ -77,6 +79,12 @@ export interface WalkOptions {
   boxes?: boolean;
   /** Walk even if the page's outline stamps say nothing changed since the last full walk. */
   fresh?: boolean;
+  /**
+   * A first look (see list-elements' firstLook): a walk of the page's start, capped at maxNodes.
+   * When the cap stops it short it is not the page's latest walk (an action's effect must never be
+   * compared against part of a page); when the whole page fits it is a whole walk like any other.
+   */
+  firstLook?: boolean;
 }
 
 import { frameIdOf } from '../browser/internals.js';
@@ -138,7 +146,7 @@ export async function takeSnapshot(page: BrowPage, opts: WalkOptions = {}): Prom
     }
   }
   const snap = await walkPage(page, opts);
-  if (!opts.rootRef) page.lastWalk = snap;
+  if (!opts.rootRef && !snap.firstLook) page.lastWalk = snap;
   return snap;
 }
 
@@ -225,7 +233,7 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
   let truncated = false;
   let sent = 0;
   // an unreadable frame, an old page script or a partial walk: the next call walks again
-  let reusable = !opts.rootRef && opts.boxes !== false && opts.maxNodes === undefined;
+  let reusable = !opts.rootRef && opts.boxes !== false && (opts.maxNodes === undefined || !!opts.firstLook);
   // every frame's document answered: refs of documents not among them can go
   let complete = !opts.rootRef;
   let root: { frame: Frame; localId: number } | null = null;
@@ -412,11 +420,14 @@ async function walkPage(page: BrowPage, opts: WalkOptions): Promise<Snapshot> {
     frameSeqs,
     frames,
     sent,
-    ...(reusable && frames.length === page.raw.frames().length ? { stamps } : {}),
+    ...(reusable && !(opts.firstLook && truncated) && frames.length === page.raw.frames().length
+      ? { stamps }
+      : {}),
     ...(stamps.size === frames.length && frames.length === page.raw.frames().length
       ? { seenStamps: stamps }
       : {}),
     ...(opts.boxes === false ? { unmeasured: true as const } : {}),
+    ...(opts.firstLook && truncated ? { firstLook: true as const } : {}),
   };
   return snap;
 }
