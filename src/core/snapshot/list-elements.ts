@@ -14,6 +14,7 @@ import {
   wordsComplete,
   type Scope,
 } from './scope.js';
+import { evaluateIn } from './page-script.js';
 import { changedSince, takeSnapshot, type Snapshot, type SnapNode } from './snapshot.js';
 
 export interface ListElementsInput {
@@ -172,6 +173,8 @@ export async function listElements(
  * nodes on the pages measured, against a big page's 20k–45k.
  */
 const FIRST_LOOK_NODES = 4000;
+/** Elements a document must have for a first look: below it, the whole walk costs little more. */
+const FIRST_LOOK_MIN_ELEMENTS = 6000;
 /** The most a first look walks before it walks the whole page instead. */
 const FIRST_LOOK_MAX_NODES = 20_000;
 /** A budget a first look does not try to fill: a caller asking for that much wants the whole page. */
@@ -200,6 +203,10 @@ async function firstLook(
   if (input.max_chars > FIRST_LOOK_MAX_CHARS) return null;
   const last = page.lastWalk;
   if (last && last.documentGeneration === page.documentGeneration) return null;
+  if (page.raw.frames().length !== 1) return null;
+  // a page of fewer elements is walked whole as usual: the walk is short, and a whole walk is the
+  // one the next action's effect builds on (a walk held under another cap is not)
+  if ((await elementCount(page)) < FIRST_LOOK_MIN_ELEMENTS) return null;
   let cap = FIRST_LOOK_NODES;
   for (let tries = 0; tries < 2; tries++) {
     if (page.raw.frames().length !== 1) return null;
@@ -230,6 +237,15 @@ async function firstLook(
     if (cap > FIRST_LOOK_MAX_NODES) return null;
   }
   return null;
+}
+
+/** The elements of the page's document (one round trip); -1 when it cannot be read. */
+async function elementCount(page: BrowPage): Promise<number> {
+  const n = await evaluateIn(
+    page.raw.mainFrame(),
+    `(() => { try { return document.getElementsByTagName('*').length; } catch { return -1; } })()`,
+  ).catch(() => -1);
+  return typeof n === 'number' ? n : -1;
 }
 
 /**
